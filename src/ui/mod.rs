@@ -1,0 +1,2 @@
+//! UI
+pub fn start() {}
