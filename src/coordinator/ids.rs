@@ -61,17 +61,26 @@ pub struct TopicPartition {
 
 impl TopicPartition {
     pub fn new(topic: impl Into<String>, partition: u32) -> Self {
-        TopicPartition { topic: topic.into(), partition }
+        TopicPartition {
+            topic: topic.into(),
+            partition,
+        }
     }
 
     /// Parses `"t-0"` (the topic may itself contain dashes: the number is
     /// after the last one). Returns `None` when there is no partition number.
     pub fn parse(s: &str) -> Option<TopicPartition> {
         let (topic, partition) = s.rsplit_once('-')?;
-        if topic.is_empty() || partition.is_empty() || !partition.bytes().all(|b| b.is_ascii_digit()) {
+        if topic.is_empty()
+            || partition.is_empty()
+            || !partition.bytes().all(|b| b.is_ascii_digit())
+        {
             return None;
         }
-        Some(TopicPartition { topic: topic.to_string(), partition: partition.parse().ok()? })
+        Some(TopicPartition {
+            topic: topic.to_string(),
+            partition: partition.parse().ok()?,
+        })
     }
 }
 
@@ -93,8 +102,14 @@ mod tests {
 
     #[test]
     fn topic_partition_parses_the_number_after_the_last_dash() {
-        assert_eq!(TopicPartition::parse("t-0"), Some(TopicPartition::new("t", 0)));
-        assert_eq!(TopicPartition::parse("my-topic-12"), Some(TopicPartition::new("my-topic", 12)));
+        assert_eq!(
+            TopicPartition::parse("t-0"),
+            Some(TopicPartition::new("t", 0))
+        );
+        assert_eq!(
+            TopicPartition::parse("my-topic-12"),
+            Some(TopicPartition::new("my-topic", 12))
+        );
         assert_eq!(TopicPartition::parse("t"), None);
         assert_eq!(TopicPartition::parse("t-"), None);
         assert_eq!(TopicPartition::parse("-3"), None);

@@ -70,7 +70,9 @@ impl GroupState {
     /// A one-line plain-words explanation of the state, for the UI.
     pub fn explanation(self) -> &'static str {
         match self {
-            GroupState::Empty => "No members. Offsets are kept; the next JoinGroup opens a rebalance.",
+            GroupState::Empty => {
+                "No members. Offsets are kept; the next JoinGroup opens a rebalance."
+            }
             GroupState::PreparingRebalance => {
                 "Join phase: the coordinator waits for every member to (re)send JoinGroup."
             }
@@ -97,7 +99,7 @@ mod tests {
     fn transition_table_matches_kafka_valid_previous_states() {
         let allowed: Vec<(GroupState, GroupState)> = GroupState::ALL
             .iter()
-            .flat_map(|&to| GroupState::ALL.iter().map(move |&from| (from, to)))
+            .flat_map(|&from| GroupState::ALL.iter().map(move |&to| (from, to)))
             .filter(|&(from, to)| to.can_transition_from(from))
             .collect();
         assert_eq!(
@@ -120,7 +122,10 @@ mod tests {
 
     #[test]
     fn only_empty_stable_and_completing_rebalance_can_rebalance() {
-        let can: Vec<GroupState> = GroupState::ALL.into_iter().filter(|s| s.can_rebalance()).collect();
+        let can: Vec<GroupState> = GroupState::ALL
+            .into_iter()
+            .filter(|s| s.can_rebalance())
+            .collect();
         assert_eq!(can, vec![Empty, CompletingRebalance, Stable]);
     }
 }
