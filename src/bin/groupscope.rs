@@ -1,5 +1,137 @@
-//! The `groupscope` command-line tool.
-#[cfg(not(target_arch = "wasm32"))]
-fn main() {}
+//! `groupscope`: run or check scenario files (spec/scenario-format.md).
+//!
+//! ```text
+//! groupscope run FILE [--seed N]   # the trace as NDJSON on stdout
+//! groupscope check FILE...         # checks each file's expectations
+//! ```
+//! Exit codes: 0 ok, 1 an expectation failed, 2 bad input.
+
 #[cfg(target_arch = "wasm32")]
 fn main() {}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    std::process::exit(cli::main(&args));
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod cli {
+    use groupscope::scenario::{self, check::check, ScenarioFile};
+    use std::io::Write;
+
+    const USAGE: &str = "usage:\n  groupscope run FILE [--seed N]\n  groupscope check FILE...\n";
+
+    pub fn main(args: &[String]) -> i32 {
+        match args.first().map(String::as_str) {
+            Some("run") => run(&args[1..]),
+            Some("check") => check_files(&args[1..]),
+            Some("-h" | "--help" | "help") => {
+                print!("{USAGE}");
+                0
+            }
+            Some(other) => usage_error(&format!("unknown command {other:?}")),
+            None => usage_error("missing command"),
+        }
+    }
+
+    fn usage_error(message: &str) -> i32 {
+        eprintln!("groupscope: {message}\n{USAGE}");
+        2
+    }
+
+    fn load(path: &str) -> Result<ScenarioFile, String> {
+        let text =
+            std::fs::read_to_string(path).map_err(|e| format!("{path}: cannot read: {e}"))?;
+        scenario::parse(&text).map_err(|e| format!("{path}: {e}"))
+    }
+
+    fn run(args: &[String]) -> i32 {
+        let mut file = None;
+        let mut seed = None;
+        let mut i = 0;
+        while i < args.len() {
+            match args[i].as_str() {
+                "--seed" => {
+                    let Some(n) = args.get(i + 1).and_then(|s| s.parse::<u64>().ok()) else {
+                        return usage_error("--seed needs a non-negative integer");
+                    };
+                    seed = Some(n);
+                    i += 1;
+                }
+                f if file.is_none() && !f.starts_with("--") => file = Some(f.to_string()),
+                other => return usage_error(&format!("unexpected argument {other:?}")),
+            }
+            i += 1;
+        }
+        let Some(path) = file else {
+            return usage_error("run needs a FILE");
+        };
+        let scenario = match load(&path) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("groupscope: {e}");
+                return 2;
+            }
+        };
+        match scenario::run(&scenario, seed) {
+            Ok(trace) => {
+                let mut out = std::io::stdout().lock();
+                // A closed pipe (`| head`) is not an error worth a panic.
+                let _ = out.write_all(scenario::to_ndjson(&trace).as_bytes());
+                0
+            }
+            Err(e) => {
+                eprintln!("groupscope: {path}: {e}");
+                2
+            }
+        }
+    }
+
+    fn check_files(paths: &[String]) -> i32 {
+        if paths.is_empty() {
+            return usage_error("check needs at least one FILE");
+        }
+        let (mut passed, mut failed, mut bad) = (0, 0, 0);
+        for path in paths {
+            let scenario = match load(path) {
+                Ok(s) => s,
+                Err(e) => {
+                    println!("ERROR {e}");
+                    bad += 1;
+                    continue;
+                }
+            };
+            let name = if scenario.name.is_empty() {
+                path.clone()
+            } else {
+                scenario.name.clone()
+            };
+            match scenario::run(&scenario, None) {
+                Err(e) => {
+                    println!("ERROR {name}: {e}");
+                    bad += 1;
+                }
+                Ok(trace) => {
+                    let fails = check(&scenario, &trace);
+                    if fails.is_empty() {
+                        println!("PASS {name}");
+                        passed += 1;
+                    } else {
+                        println!("FAIL {name}: {}", fails.join("; "));
+                        failed += 1;
+                    }
+                }
+            }
+        }
+        println!("{passed} passed, {failed} failed");
+        if bad > 0 {
+            eprintln!("groupscope: {bad} file(s) could not be run");
+            2
+        } else if failed > 0 {
+            1
+        } else {
+            0
+        }
+    }
+}

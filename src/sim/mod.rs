@@ -1,1 +1,2 @@
-//! (module under construction)
+//! The deterministic simulator (under construction).
+pub mod scenario;
