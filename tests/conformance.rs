@@ -63,3 +63,8 @@ fn check_all(dir: &str, at_least: usize) {
 fn every_conformance_scenario_meets_its_expectations() {
     check_all("tests/conformance", 3);
 }
+
+#[test]
+fn every_preset_meets_its_expected_summary() {
+    check_all("static/scenarios", 8);
+}

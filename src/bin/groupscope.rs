@@ -88,6 +88,11 @@ mod cli {
         }
     }
 
+    /// Prints a line; a closed pipe (`| head`) ends output quietly instead of panicking.
+    fn say(line: &str) {
+        let _ = writeln!(std::io::stdout().lock(), "{line}");
+    }
+
     fn check_files(paths: &[String]) -> i32 {
         if paths.is_empty() {
             return usage_error("check needs at least one FILE");
@@ -97,7 +102,7 @@ mod cli {
             let scenario = match load(path) {
                 Ok(s) => s,
                 Err(e) => {
-                    println!("ERROR {e}");
+                    say(&format!("ERROR {e}"));
                     bad += 1;
                     continue;
                 }
@@ -109,22 +114,22 @@ mod cli {
             };
             match scenario::run(&scenario, None) {
                 Err(e) => {
-                    println!("ERROR {name}: {e}");
+                    say(&format!("ERROR {name}: {e}"));
                     bad += 1;
                 }
                 Ok(trace) => {
                     let fails = check(&scenario, &trace);
                     if fails.is_empty() {
-                        println!("PASS {name}");
+                        say(&format!("PASS {name}"));
                         passed += 1;
                     } else {
-                        println!("FAIL {name}: {}", fails.join("; "));
+                        say(&format!("FAIL {name}: {}", fails.join("; ")));
                         failed += 1;
                     }
                 }
             }
         }
-        println!("{passed} passed, {failed} failed");
+        say(&format!("{passed} passed, {failed} failed"));
         if bad > 0 {
             eprintln!("groupscope: {bad} file(s) could not be run");
             2

@@ -226,6 +226,17 @@ impl Coordinator {
         self.now_ms = self.now_ms.max(now_ms);
     }
 
+    /// The KIP-345 *draft* admin call `invokeConsumerRebalance` (never shipped
+    /// in Kafka): the group moves to PreparingRebalance as if a member had
+    /// changed. Does nothing unless the group can rebalance.
+    pub fn force_rebalance(&mut self, now_ms: u64) {
+        self.handle_timeout(now_ms);
+        if self.group.is_some() {
+            let why = "Rebalance forced by an operator: the KIP-345 draft proposed an admin invokeConsumerRebalance; Kafka never shipped it.";
+            self.maybe_prepare_rebalance(Rule::ForcedRebalance, why.to_string());
+        }
+    }
+
     /// The next response or event, in the order they happened.
     #[must_use]
     pub fn poll_output(&mut self) -> Option<Output> {

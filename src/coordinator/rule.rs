@@ -82,6 +82,7 @@ rules! {
     GroupCreated => ("group.created", "§3.1", "the first JoinGroup (or a simple OffsetCommit) creates the group"),
     MemberRemoved => ("member.removed", "§3.4", "the member is removed from the group"),
     LeaderChanged => ("leader.changed", "§4 r9", "the leader role moves to another member"),
+    ForcedRebalance => ("draft.force-rebalance", "KIP-345 draft", "the KIP-345 draft's admin invokeConsumerRebalance, which Kafka never shipped"),
 }
 
 impl Serialize for Rule {
