@@ -20,12 +20,14 @@ mod cli {
     use groupscope::scenario::{self, check::check, ScenarioFile};
     use std::io::Write;
 
-    const USAGE: &str = "usage:\n  groupscope run FILE [--seed N]\n  groupscope check FILE...\n";
+    const USAGE: &str =
+        "usage:\n  groupscope run FILE [--seed N]\n  groupscope check FILE...\n  groupscope summary FILE...   (a table of simulation summaries)\n";
 
     pub fn main(args: &[String]) -> i32 {
         match args.first().map(String::as_str) {
             Some("run") => run(&args[1..]),
             Some("check") => check_files(&args[1..]),
+            Some("summary") => summary_table(&args[1..]),
             Some("-h" | "--help" | "help") => {
                 print!("{USAGE}");
                 0
@@ -86,6 +88,55 @@ mod cli {
                 2
             }
         }
+    }
+
+    /// A Markdown table of each simulation scenario's summary line.
+    fn summary_table(paths: &[String]) -> i32 {
+        if paths.is_empty() {
+            return usage_error("summary needs at least one FILE");
+        }
+        say("| scenario | rebalances | generation | partitions moved | partition-unavailable ms | fenced |");
+        say("|---|---:|---:|---:|---:|---|");
+        for path in paths {
+            let scenario = match load(path) {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!("groupscope: {e}");
+                    return 2;
+                }
+            };
+            let trace = match scenario::run(&scenario, None) {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("groupscope: {path}: {e}");
+                    return 2;
+                }
+            };
+            let Some(s) = trace.iter().rev().find(|l| l["type"] == "summary") else {
+                eprintln!("groupscope: {path}: a protocol scenario has no summary line");
+                return 2;
+            };
+            let fenced: Vec<String> = s["fenced"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|v| v.as_str().map(String::from))
+                .collect();
+            say(&format!(
+                "| {} | {} | {} | {} | {} | {} |",
+                scenario.name,
+                s["rebalances"],
+                s["generation_id"],
+                s["partition_moves"],
+                s["partition_unavailable_ms"],
+                if fenced.is_empty() {
+                    "—".to_string()
+                } else {
+                    fenced.join(", ")
+                }
+            ));
+        }
+        0
     }
 
     /// Prints a line; a closed pipe (`| head`) ends output quietly instead of panicking.

@@ -116,6 +116,21 @@ impl World {
         world
     }
 
+    /// Adds a consumer to the running world (not started yet); returns its index.
+    pub fn add_client(&mut self, client: Client) -> usize {
+        self.metrics
+            .per_consumer
+            .entry(client.config.name.clone())
+            .or_default();
+        self.clients.push(client);
+        self.clients.len() - 1
+    }
+
+    /// The index of the consumer called `name`.
+    pub fn client_index(&self, name: &str) -> Option<usize> {
+        self.clients.iter().position(|c| c.config.name == name)
+    }
+
     /// Queues one more action (at or after the current time).
     pub fn push_action(&mut self, at_ms: u64, action: Action) {
         let index = self.actions.len();
