@@ -4,6 +4,7 @@
 
 pub mod check;
 pub mod model;
+pub mod presets;
 pub mod protocol;
 pub mod trace;
 

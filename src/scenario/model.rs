@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 /// A whole scenario file: a protocol scenario (`requests`) or a simulation
 /// scenario (`consumers` + `actions`).
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct ScenarioFile {
     #[serde(default)]
@@ -71,7 +71,7 @@ pub struct TopicSpec {
 }
 
 /// One request step of a protocol scenario: exactly one of the request kinds.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct RequestStep {
     pub at_ms: u64,

@@ -73,6 +73,8 @@ pub struct World {
     request_counts: BTreeMap<String, u64>,
     pub log: Vec<LogEntry>,
     pub trace: Vec<Value>,
+    /// Whether trace lines are kept (the CLI does; the UI may not need them).
+    pub tracing: bool,
     pub metrics: Metrics,
     pub violations: Vec<String>,
     pub ended: bool,
@@ -104,6 +106,7 @@ impl World {
             request_counts: BTreeMap::new(),
             log: Vec::new(),
             trace: Vec::new(),
+            tracing: true,
             violations: Vec::new(),
             ended: false,
             topics_at_assignment: BTreeMap::new(),
@@ -124,6 +127,18 @@ impl World {
             .or_default();
         self.clients.push(client);
         self.clients.len() - 1
+    }
+
+    /// The group's state (`Dead` before the group exists).
+    pub fn snapshot_state(&self) -> crate::coordinator::GroupState {
+        self.coordinator
+            .group()
+            .map_or(crate::coordinator::GroupState::Dead, |g| g.state)
+    }
+
+    /// The group's generation (-1 before the group exists).
+    pub fn generation(&self) -> i32 {
+        self.coordinator.group().map_or(-1, |g| g.generation_id)
     }
 
     /// The index of the consumer called `name`.
@@ -308,8 +323,10 @@ impl World {
             }
         }
         let key = self.action_key(i);
-        self.trace
-            .push(trace::group_line(at_ms, &key, self.coordinator.group()));
+        if self.tracing {
+            self.trace
+                .push(trace::group_line(at_ms, &key, self.coordinator.group()));
+        }
     }
 
     /// The key of action `i` in the trace: its `id` or `#i`.
@@ -363,16 +380,47 @@ impl World {
     }
 
     fn add_partitions(&mut self, topic: &str, partitions: u32) {
-        let before = self.topics.get(topic).copied().unwrap_or(0);
-        self.topics
-            .insert(topic.to_string(), partitions.max(before));
-        let text = format!(
-            "Topic {topic} now has {} partitions (was {before}).",
-            partitions.max(before)
-        );
-        self.log_line(None, None, text);
+        let before = self.topics.get(topic).copied();
+        let now = partitions.max(before.unwrap_or(0));
+        self.topics.insert(topic.to_string(), now);
+        let mut rejoiners = Vec::new();
+        if before.is_none() {
+            // A new topic: consumers subscribed to every topic take it too (a pattern subscription).
+            let all: Vec<String> = self
+                .topics
+                .keys()
+                .filter(|t| *t != topic)
+                .cloned()
+                .collect();
+            for (c, client) in self.clients.iter_mut().enumerate() {
+                let mut mine = client.config.topics.clone();
+                mine.sort();
+                if mine == all {
+                    client.config.topics.push(topic.to_string());
+                    rejoiners.push(c);
+                }
+            }
+            self.log_line(
+                None,
+                None,
+                format!("Topic {topic} is created with {now} partitions."),
+            );
+        } else {
+            let was = before.unwrap_or(0);
+            self.log_line(
+                None,
+                None,
+                format!("Topic {topic} now has {now} partitions (was {was})."),
+            );
+        }
+        // The leader notices the new metadata (its assignment snapshot no longer matches).
         let leader = self.coordinator.group().and_then(|g| g.leader_id.clone());
         if let Some(c) = leader.and_then(|l| self.client_of(&l)) {
+            if !rejoiners.contains(&c) {
+                rejoiners.push(c);
+            }
+        }
+        for c in rejoiners {
             let effects = self.clients[c].on_metadata_change();
             self.apply_effects(c, effects);
         }
@@ -480,8 +528,10 @@ impl World {
                     let Some(info) = self.requests.remove(&request) else {
                         continue;
                     };
-                    self.trace
-                        .push(trace::response_line(at_ms, &info.key, &response, rule));
+                    if self.tracing {
+                        self.trace
+                            .push(trace::response_line(at_ms, &info.key, &response, rule));
+                    }
                     let at = at_ms + self.settings.latency_ms;
                     match info.sender {
                         Sender::Client { index, incarnation } => {
@@ -523,8 +573,10 @@ impl World {
                             .or_default()
                             .push(old_member_id.clone());
                     }
-                    self.trace
-                        .push(trace::event_line(at_ms, &kind, rule, &text));
+                    if self.tracing {
+                        self.trace
+                            .push(trace::event_line(at_ms, &kind, rule, &text));
+                    }
                     self.metrics.on_coordinator_event(
                         &kind,
                         self.coordinator.group(),
@@ -568,7 +620,9 @@ impl World {
             line.insert("rule".into(), rule.id().into());
         }
         line.insert("text".into(), text.clone().into());
-        self.trace.push(Value::Object(line));
+        if self.tracing {
+            self.trace.push(Value::Object(line));
+        }
         self.log.push(LogEntry {
             at_ms: self.now_ms,
             consumer,
