@@ -220,7 +220,7 @@ impl AppState {
 
     fn after_step(&mut self) {
         self.max_steps = self.max_steps.max(self.world.steps);
-        if self.world.steps % CHECKPOINT_EVERY == 0
+        if self.world.steps.is_multiple_of(CHECKPOINT_EVERY)
             && self
                 .checkpoints
                 .last()
