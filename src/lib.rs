@@ -10,12 +10,12 @@
 //!   consumer clients, seeded RNG, metrics, invariant checks.
 //! - [`scenario`]: scenario files (protocol and simulation), the runner that
 //!   turns one into an NDJSON trace, and the expectation checker.
-//! - `ui` (wasm only): the Yew view over a simulator snapshot.
+//! - [`ui`]: the app state and reducer (native, tested) and the Yew view
+//!   over it (wasm only).
 
 pub mod assignor;
 pub mod coordinator;
 pub mod scenario;
 pub mod sim;
 
-#[cfg(target_arch = "wasm32")]
 pub mod ui;

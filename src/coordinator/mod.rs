@@ -1,7 +1,530 @@
-//! The sans-IO classic group coordinator (spec: kafka-coordinator.md).
+//! The sans-IO classic group coordinator (spec: `kafka-coordinator.md`).
+//!
+//! It owns one consumer group and follows the Kafka classic-protocol
+//! coordinator rule for rule (the Scala `GroupCoordinator` at trunk, with
+//! static membership, KIP-345, and KIP-394 member ids). It never reads a
+//! clock and does no I/O:
+//!
+//! 1. feed it input: [`Coordinator::handle_request`] or
+//!    [`Coordinator::handle_timeout`], always with the current virtual time;
+//! 2. drain [`Coordinator::poll_output`] until it returns `None` — every
+//!    response leaves through this outbox, because Kafka parks JoinGroup and
+//!    follower SyncGroup responses and answers them later;
+//! 3. read [`Coordinator::poll_timeout`] for when to call `handle_timeout`.
+//!
+//! One file per protocol API (`join.rs`, `sync.rs`, …), each an
+//! `impl Coordinator` block; the shared procedures of spec §3.7 are here.
 
+mod commit;
+mod describe;
+pub mod error;
+mod expire;
+pub mod group;
+mod heartbeat;
 pub mod ids;
+mod join;
+mod leave;
+pub mod messages;
+pub mod rule;
 pub mod state;
+mod sync;
+pub mod timers;
 
+pub use error::ErrorCode;
+pub use group::{Group, Member};
 pub use ids::{GroupInstanceId, MemberId, TopicPartition};
+pub use messages::*;
+pub use rule::Rule;
 pub use state::GroupState;
+pub use timers::{Timer, TimerData, TimerKey};
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::{RngCore, SeedableRng};
+use std::collections::VecDeque;
+use timers::Timers;
+
+/// Kafka's NewMemberJoinTimeoutMs: 5 minutes, not configurable (spec §0.4).
+pub const NEW_MEMBER_JOIN_TIMEOUT_MS: u64 = 5 * 60 * 1000;
+
+/// Broker-side group configuration (spec §0.4).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CoordinatorConfig {
+    pub group_id: String,
+    /// `group.initial.rebalance.delay.ms`
+    pub initial_rebalance_delay_ms: u64,
+    /// `group.min.session.timeout.ms`
+    pub min_session_timeout_ms: u64,
+    /// `group.max.session.timeout.ms`
+    pub max_session_timeout_ms: u64,
+    /// `group.max.size`; `None` is Kafka's default, Integer.MAX_VALUE.
+    pub max_size: Option<usize>,
+}
+
+impl Default for CoordinatorConfig {
+    fn default() -> Self {
+        CoordinatorConfig {
+            group_id: "group".to_string(),
+            initial_rebalance_delay_ms: 3000,
+            min_session_timeout_ms: 6000,
+            max_session_timeout_ms: 1_800_000,
+            max_size: None,
+        }
+    }
+}
+
+/// Something that happened inside the coordinator, for logs and the UI.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EventKind {
+    GroupCreated,
+    StateChanged {
+        from: GroupState,
+        to: GroupState,
+    },
+    MemberAdded {
+        member_id: MemberId,
+        group_instance_id: Option<GroupInstanceId>,
+    },
+    MemberRemoved {
+        member_id: MemberId,
+        group_instance_id: Option<GroupInstanceId>,
+    },
+    StaticMemberReplaced {
+        group_instance_id: GroupInstanceId,
+        old_member_id: MemberId,
+        new_member_id: MemberId,
+    },
+    PendingMemberAdded {
+        member_id: MemberId,
+    },
+    PendingMemberRemoved {
+        member_id: MemberId,
+    },
+    LeaderChanged {
+        from: Option<MemberId>,
+        to: Option<MemberId>,
+    },
+    GenerationStarted {
+        generation_id: i32,
+        protocol_name: Option<String>,
+    },
+    AssignmentStored {
+        generation_id: i32,
+    },
+    TimerFired {
+        key: TimerKey,
+    },
+    /// An explanation with no state change of its own (a join parked, an
+    /// initial delay extended, …).
+    Note,
+}
+
+/// What the coordinator hands out: a response to send, or an event to show.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Output {
+    Response {
+        at_ms: u64,
+        request: RequestId,
+        response: Response,
+        rule: Rule,
+    },
+    Event {
+        at_ms: u64,
+        kind: EventKind,
+        rule: Rule,
+        text: String,
+    },
+}
+
+/// The classic group coordinator for one group.
+#[derive(Clone, Debug)]
+pub struct Coordinator {
+    config: CoordinatorConfig,
+    group: Option<Group>,
+    timers: Timers,
+    outbox: VecDeque<Output>,
+    rng: ChaCha8Rng,
+    now_ms: u64,
+    /// Transitions Kafka would have refused; always empty unless there is a bug.
+    illegal_transitions: Vec<String>,
+}
+
+impl Coordinator {
+    /// A coordinator with no group yet; member-id UUIDs come from `seed`.
+    pub fn new(config: CoordinatorConfig, seed: u64) -> Self {
+        Coordinator {
+            config,
+            group: None,
+            timers: Timers::default(),
+            outbox: VecDeque::new(),
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            now_ms: 0,
+            illegal_transitions: Vec::new(),
+        }
+    }
+
+    pub fn config(&self) -> &CoordinatorConfig {
+        &self.config
+    }
+
+    /// The group, once the first JoinGroup (or simple OffsetCommit) created it.
+    pub fn group(&self) -> Option<&Group> {
+        self.group.as_ref()
+    }
+
+    /// Every armed timer.
+    pub fn timers(&self) -> impl Iterator<Item = &Timer> {
+        self.timers.iter()
+    }
+
+    /// The timer armed under `key`, if any.
+    pub fn timer(&self, key: &TimerKey) -> Option<&Timer> {
+        self.timers.get(key)
+    }
+
+    /// The virtual time of the last input.
+    pub fn now_ms(&self) -> u64 {
+        self.now_ms
+    }
+
+    /// Transitions that broke Kafka's valid-previous-state table (a bug if non-empty).
+    pub fn illegal_transitions(&self) -> &[String] {
+        &self.illegal_transitions
+    }
+
+    /// Handles one request at `now_ms`. Timers due at or before `now_ms`
+    /// fire first (spec §5.6). Drain [`Self::poll_output`] afterwards.
+    pub fn handle_request(&mut self, now_ms: u64, request_id: RequestId, request: Request) {
+        self.handle_timeout(now_ms);
+        match request {
+            Request::JoinGroup(r) => self.join_group(request_id, r),
+            Request::SyncGroup(r) => self.sync_group(request_id, r),
+            Request::Heartbeat(r) => self.heartbeat(request_id, r),
+            Request::LeaveGroup(r) => self.leave_group(request_id, r),
+            Request::OffsetCommit(r) => self.offset_commit(request_id, r),
+            Request::DescribeGroup => self.describe_group(request_id),
+        }
+    }
+
+    /// Fires every timer due at or before `now_ms`, each at its own deadline.
+    pub fn handle_timeout(&mut self, now_ms: u64) {
+        // Each expiry can arm at most a few new timers; this bound is far
+        // above anything a group of realistic size produces at one instant.
+        let mut budget = 1_000_000u32;
+        while let Some(timer) = self.timers.pop_due(now_ms) {
+            self.now_ms = self.now_ms.max(timer.deadline_ms);
+            self.fire(timer);
+            budget -= 1;
+            if budget == 0 {
+                break;
+            }
+        }
+        debug_assert!(
+            now_ms >= self.now_ms,
+            "time went backwards: {now_ms} < {}",
+            self.now_ms
+        );
+        self.now_ms = self.now_ms.max(now_ms);
+    }
+
+    /// The KIP-345 *draft* admin call `invokeConsumerRebalance` (never shipped
+    /// in Kafka): the group moves to PreparingRebalance as if a member had
+    /// changed. Does nothing unless the group can rebalance.
+    pub fn force_rebalance(&mut self, now_ms: u64) {
+        self.handle_timeout(now_ms);
+        if self.group.is_some() {
+            let why = "Rebalance forced by an operator: the KIP-345 draft proposed an admin invokeConsumerRebalance; Kafka never shipped it.";
+            self.maybe_prepare_rebalance(Rule::ForcedRebalance, why.to_string());
+        }
+    }
+
+    /// The next response or event, in the order they happened.
+    #[must_use]
+    pub fn poll_output(&mut self) -> Option<Output> {
+        self.outbox.pop_front()
+    }
+
+    /// When [`Self::handle_timeout`] next has work, if ever.
+    pub fn poll_timeout(&self) -> Option<u64> {
+        self.timers.next_deadline()
+    }
+
+    // ---- outputs ------------------------------------------------------------
+
+    fn respond(&mut self, request: RequestId, response: Response, rule: Rule) {
+        self.outbox.push_back(Output::Response {
+            at_ms: self.now_ms,
+            request,
+            response,
+            rule,
+        });
+    }
+
+    fn event(&mut self, kind: EventKind, rule: Rule, text: String) {
+        self.outbox.push_back(Output::Event {
+            at_ms: self.now_ms,
+            kind,
+            rule,
+            text,
+        });
+    }
+
+    fn note(&mut self, rule: Rule, text: String) {
+        self.event(EventKind::Note, rule, text);
+    }
+
+    // ---- group access -------------------------------------------------------
+
+    /// The group; only called on paths where it exists.
+    fn g(&self) -> &Group {
+        self.group.as_ref().expect("group exists on this path")
+    }
+
+    fn g_mut(&mut self) -> &mut Group {
+        self.group.as_mut().expect("group exists on this path")
+    }
+
+    fn state(&self) -> GroupState {
+        self.group.as_ref().map_or(GroupState::Dead, |g| g.state)
+    }
+
+    fn create_group(&mut self) {
+        self.group = Some(Group::new(&self.config.group_id));
+        let text = format!(
+            "Group {} created (Empty, generation 0).",
+            self.config.group_id
+        );
+        self.event(EventKind::GroupCreated, Rule::GroupCreated, text);
+    }
+
+    /// `transitionTo` with Kafka's assertion (GM `assertValidTransition`).
+    fn transition(&mut self, to: GroupState, rule: Rule) {
+        let from = self.g().state;
+        if !to.can_transition_from(from) {
+            let msg = format!("illegal transition {from} -> {to} ({})", rule.id());
+            debug_assert!(false, "{msg}");
+            self.illegal_transitions.push(msg);
+        }
+        self.g_mut().state = to;
+        let text = format!("{from} → {to}: {}.", rule.summary());
+        self.event(EventKind::StateChanged { from, to }, rule, text);
+    }
+
+    /// `generateMemberId` (GM L413): `<instance id or client id>-<uuid v4>`,
+    /// the uuid drawn from the seeded RNG.
+    fn generate_member_id(&mut self, client_id: &str, iid: Option<&GroupInstanceId>) -> MemberId {
+        let mut b = [0u8; 16];
+        self.rng.fill_bytes(&mut b);
+        b[6] = (b[6] & 0x0f) | 0x40;
+        b[8] = (b[8] & 0x3f) | 0x80;
+        let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
+        let uuid = format!(
+            "{}-{}-{}-{}-{}",
+            &hex[0..8],
+            &hex[8..12],
+            &hex[12..16],
+            &hex[16..20],
+            &hex[20..32]
+        );
+        let prefix = iid.map_or(client_id, |i| i.as_str());
+        MemberId(format!("{prefix}-{uuid}"))
+    }
+
+    // ---- timers ---------------------------------------------------------------
+
+    /// `completeAndScheduleNextHeartbeatExpiration`: (re-)arms the member's
+    /// session timer with its `session.timeout.ms`.
+    fn schedule_heartbeat(&mut self, member_id: &MemberId) {
+        let Some(m) = self.g().get(member_id) else {
+            return;
+        };
+        let deadline = self.now_ms + m.session_timeout_ms;
+        let key = TimerKey::Heartbeat(member_id.clone());
+        self.timers
+            .schedule(key, self.now_ms, deadline, TimerData::Session);
+    }
+
+    fn cancel_heartbeat(&mut self, member_id: &MemberId) {
+        self.timers.cancel(&TimerKey::Heartbeat(member_id.clone()));
+    }
+
+    // ---- shared procedures (spec §3.7) -------------------------------------------
+
+    /// `validateCurrentMember` (GC L372, spec §3.1.3), shared by Join, Sync,
+    /// Heartbeat, Leave and OffsetCommit.
+    fn validate_current_member(
+        &self,
+        member_id: &MemberId,
+        iid: Option<&GroupInstanceId>,
+    ) -> Result<(), (ErrorCode, Rule)> {
+        let g = self.g();
+        if let Some(iid) = iid {
+            match g.static_member_id(iid) {
+                None => return Err((ErrorCode::UnknownMemberId, Rule::UnknownMember)),
+                Some(current) if current != member_id => {
+                    return Err((ErrorCode::FencedInstanceId, Rule::Fenced))
+                }
+                Some(_) => {}
+            }
+        }
+        if !g.has(member_id) {
+            return Err((ErrorCode::UnknownMemberId, Rule::UnknownMember));
+        }
+        Ok(())
+    }
+
+    fn maybe_prepare_rebalance(&mut self, rule: Rule, why: String) {
+        if self.g().state.can_rebalance() {
+            self.prepare_rebalance(rule, why);
+        }
+    }
+
+    /// `prepareRebalance` (GC L1478): interrupts a sync phase, arms the
+    /// (initial) delayed join and opens the join phase.
+    fn prepare_rebalance(&mut self, rule: Rule, why: String) {
+        if self.g().state == GroupState::CompletingRebalance {
+            self.reset_and_propagate_assignment_error(
+                ErrorCode::RebalanceInProgress,
+                Rule::SyncInterrupted,
+            );
+        }
+        self.g_mut().pending_sync_members.clear();
+        self.timers.cancel(&TimerKey::Sync);
+        let was_empty = self.g().state == GroupState::Empty;
+        let group_r = self.g().rebalance_timeout_ms();
+        let now = self.now_ms;
+        if was_empty {
+            let delay_ms = self.config.initial_rebalance_delay_ms;
+            let remaining_ms = group_r.saturating_sub(delay_ms);
+            let data = TimerData::InitialJoin {
+                delay_ms,
+                remaining_ms,
+            };
+            self.timers
+                .schedule(TimerKey::Join, now, now + delay_ms, data);
+        } else {
+            self.timers.schedule(
+                TimerKey::Join,
+                now,
+                now + group_r,
+                TimerData::Join {
+                    timeout_ms: group_r,
+                },
+            );
+        }
+        self.note(rule, why);
+        self.transition(GroupState::PreparingRebalance, Rule::RebalancePrepared);
+        if was_empty {
+            let text = format!(
+                "Initial rebalance delay: the join phase waits {} ms (group.initial.rebalance.delay.ms) for more members.",
+                self.config.initial_rebalance_delay_ms
+            );
+            self.note(Rule::InitialDelay, text);
+        } else {
+            let text = format!("The join phase lasts at most {group_r} ms (the members' largest rebalance timeout).");
+            self.note(Rule::RebalancePrepared, text);
+            self.try_complete_join();
+        }
+    }
+
+    /// `resetAndPropagateAssignmentError` (GC): every assignment is cleared
+    /// and every parked SyncGroup is answered with `error`.
+    fn reset_and_propagate_assignment_error(&mut self, error: ErrorCode, rule: Rule) {
+        let mut parked = Vec::new();
+        for m in &mut self.g_mut().members {
+            m.assignment.clear();
+            if let Some(request) = m.awaiting_sync.take() {
+                parked.push((m.member_id.clone(), request));
+            }
+        }
+        for (member_id, request) in parked {
+            self.respond(
+                request,
+                Response::SyncGroup(SyncGroupResponse::error(error)),
+                rule,
+            );
+            self.schedule_heartbeat(&member_id);
+        }
+    }
+
+    /// DelayedJoin's `tryComplete`: completes the join phase early once every
+    /// member has rejoined — never during the initial delay (spec §5.3).
+    fn try_complete_join(&mut self) {
+        if self.state() != GroupState::PreparingRebalance {
+            return;
+        }
+        let initial = matches!(
+            self.timers.get(&TimerKey::Join).map(|t| &t.data),
+            Some(TimerData::InitialJoin { .. })
+        );
+        if !initial && self.g().has_all_members_joined() {
+            self.timers.cancel(&TimerKey::Join);
+            self.complete_join(Rule::JoinComplete);
+        }
+    }
+
+    /// `removeMemberAndUpdateGroup` (GC L1505), used by LeaveGroup and expiry.
+    fn remove_member_and_update_group(&mut self, member_id: &MemberId, rule: Rule, why: &str) {
+        if let Some(parked) = self
+            .g_mut()
+            .get_mut(member_id)
+            .and_then(|m| m.awaiting_join.take())
+        {
+            let response =
+                JoinGroupResponse::error(MemberId::default(), ErrorCode::UnknownMemberId);
+            self.respond(parked.request, Response::JoinGroup(response), rule);
+        }
+        self.remove_member(member_id, rule, why);
+        match self.g().state {
+            GroupState::Stable | GroupState::CompletingRebalance => {
+                self.maybe_prepare_rebalance(rule, format!("Rebalance: {why}."));
+            }
+            GroupState::PreparingRebalance => self.try_complete_join(),
+            GroupState::Empty | GroupState::Dead => {}
+        }
+    }
+
+    /// `group.remove` plus the session timer, with events for the log.
+    fn remove_member(&mut self, member_id: &MemberId, rule: Rule, why: &str) {
+        let leader_before = self.g().leader_id.clone();
+        let Some(m) = self.g_mut().remove(member_id) else {
+            return;
+        };
+        self.cancel_heartbeat(member_id);
+        let who = describe_member(&m.member_id, m.group_instance_id.as_ref());
+        let kind = EventKind::MemberRemoved {
+            member_id: m.member_id,
+            group_instance_id: m.group_instance_id,
+        };
+        self.event(kind, rule, format!("{who} removed: {why}."));
+        self.leader_changed_event(leader_before);
+    }
+
+    fn leader_changed_event(&mut self, before: Option<MemberId>) {
+        let after = self.g().leader_id.clone();
+        if after != before {
+            let text = match &after {
+                Some(l) => format!("The leader is now {l} (Kafka picks an arbitrary member here; GroupScope takes the first)."),
+                None => "The group has no leader.".to_string(),
+            };
+            self.event(
+                EventKind::LeaderChanged {
+                    from: before,
+                    to: after,
+                },
+                Rule::LeaderChanged,
+                text,
+            );
+        }
+    }
+}
+
+/// `member-id (instance iid)` for log lines.
+fn describe_member(member_id: &MemberId, iid: Option<&GroupInstanceId>) -> String {
+    match iid {
+        Some(i) => format!("Static member {member_id} (group.instance.id={i})"),
+        None => format!("Member {member_id}"),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,1 +1,159 @@
-//! (module under construction)
+//! Scenario files (spec/scenario-format.md): parsing with errors that name
+//! the JSON path, the protocol-scenario runner, the NDJSON trace, and the
+//! expectation checker used by `groupscope check` and `cargo test`.
+
+pub mod check;
+pub mod model;
+pub mod presets;
+pub mod protocol;
+pub mod trace;
+
+pub use model::ScenarioFile;
+
+use crate::coordinator::CoordinatorConfig;
+use serde_json::Value;
+use std::fmt;
+
+/// A bad scenario: the JSON path of the offending field and what was expected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioError {
+    pub path: String,
+    pub message: String,
+}
+
+impl ScenarioError {
+    pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
+        ScenarioError {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() || self.path == "." {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+/// Parses a scenario file and checks what serde cannot: one kind of
+/// scenario, one kind per step, non-decreasing `at_ms`, known `$NAME`s.
+pub fn parse(text: &str) -> Result<ScenarioFile, ScenarioError> {
+    let de = &mut serde_json::Deserializer::from_str(text);
+    let file: ScenarioFile = serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        let message = if inner.is_syntax() || inner.is_eof() {
+            format!("malformed JSON: {inner}")
+        } else {
+            strip_position(&inner.to_string())
+        };
+        ScenarioError::new(if path == "." { String::new() } else { path }, message)
+    })?;
+    validate(&file)?;
+    Ok(file)
+}
+
+/// serde_json appends "at line L column C"; the path already says where.
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(i) => message[..i].to_string(),
+        None => message.to_string(),
+    }
+}
+
+fn validate(file: &ScenarioFile) -> Result<(), ScenarioError> {
+    check_config(file)?;
+    for (i, t) in file.topics.iter().enumerate() {
+        if t.name.is_empty() {
+            return Err(ScenarioError::new(
+                format!("topics[{i}].name"),
+                "expected a non-empty topic name",
+            ));
+        }
+    }
+    match (&file.requests, &file.actions) {
+        (Some(_), Some(_)) => Err(ScenarioError::new(
+            "",
+            "a scenario has either \"requests\" (protocol scenario) or \"actions\" (simulation scenario), not both",
+        )),
+        (None, None) => Err(ScenarioError::new(
+            "",
+            "missing \"requests\" (protocol scenario) or \"actions\" (simulation scenario)",
+        )),
+        (Some(steps), None) => protocol::validate(file, steps),
+        (None, Some(_)) => crate::sim::scenario::validate(file),
+    }
+}
+
+fn check_config(file: &ScenarioFile) -> Result<(), ScenarioError> {
+    let c = &file.config;
+    if c.group_id.is_empty() {
+        return Err(ScenarioError::new(
+            "config.group_id",
+            "expected a non-empty group id",
+        ));
+    }
+    if c.min_session_timeout_ms > c.max_session_timeout_ms {
+        return Err(ScenarioError::new(
+            "config.max_session_timeout_ms",
+            format!(
+                "must be at least config.min_session_timeout_ms ({})",
+                c.min_session_timeout_ms
+            ),
+        ));
+    }
+    if c.max_size == Some(0) {
+        return Err(ScenarioError::new(
+            "config.max_size",
+            "expected at least 1 (or null for no limit)",
+        ));
+    }
+    Ok(())
+}
+
+/// The coordinator configuration a scenario asks for.
+pub fn coordinator_config(file: &ScenarioFile) -> CoordinatorConfig {
+    let c = &file.config;
+    CoordinatorConfig {
+        group_id: c.group_id.clone(),
+        initial_rebalance_delay_ms: c.initial_rebalance_delay_ms,
+        min_session_timeout_ms: c.min_session_timeout_ms,
+        max_session_timeout_ms: c.max_session_timeout_ms,
+        max_size: c.max_size,
+    }
+}
+
+/// Runs a scenario and returns its trace, one JSON object per line.
+/// `seed` overrides the file's seed.
+pub fn run(file: &ScenarioFile, seed: Option<u64>) -> Result<Vec<Value>, ScenarioError> {
+    let seed = seed.unwrap_or(file.seed);
+    match &file.requests {
+        Some(steps) => protocol::run(file, steps, seed),
+        None => crate::sim::scenario::run(file, seed),
+    }
+}
+
+/// Renders a trace as NDJSON.
+pub fn to_ndjson(trace: &[Value]) -> String {
+    let mut out = String::new();
+    for line in trace {
+        out.push_str(&line.to_string());
+        out.push('\n');
+    }
+    out
+}
+
+/// The key a step is known by: its `id`, or `#<index>`.
+pub fn step_key(id: &Option<String>, index: usize) -> String {
+    match id {
+        Some(id) if !id.is_empty() => id.clone(),
+        _ => format!("#{index}"),
+    }
+}

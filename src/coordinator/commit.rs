@@ -1,0 +1,87 @@
+//! OffsetCommit and TxnOffsetCommit membership checks (spec §3.5; Kafka:
+//! `GroupCoordinator.handleCommitOffsets`, `validateOffsetCommit`).
+
+use super::*;
+
+impl Coordinator {
+    /// `handleCommitOffsets` (GC L951-1120). The error applies to every
+    /// partition of the request.
+    pub(super) fn offset_commit(&mut self, rid: RequestId, req: OffsetCommitRequest) {
+        if self.group.is_none() {
+            if req.generation_id >= 0 {
+                // The Java port answers GROUP_ID_NOT_FOUND for OffsetCommit v9+ (spec §8.6).
+                return self.commit_result(
+                    rid,
+                    &req,
+                    ErrorCode::IllegalGeneration,
+                    Rule::UnknownGroup,
+                );
+            }
+            // A group not using Kafka for membership ("simple" group): allowed.
+            self.create_group();
+        }
+        let (error, rule) = self.check_commit(&req);
+        if error.is_none() {
+            if matches!(
+                self.g().state,
+                GroupState::Stable | GroupState::PreparingRebalance
+            ) && self.g().has(&req.member_id)
+            {
+                self.schedule_heartbeat(&req.member_id);
+            }
+            let g = self.g_mut();
+            for (tp, offset) in &req.offsets {
+                g.offsets.insert(tp.clone(), *offset);
+            }
+        }
+        self.commit_result(rid, &req, error, rule);
+    }
+
+    fn check_commit(&self, req: &OffsetCommitRequest) -> (ErrorCode, Rule) {
+        let g = self.g();
+        if g.state == GroupState::Dead {
+            return (ErrorCode::CoordinatorNotAvailable, Rule::GroupDead);
+        }
+        let claims_membership =
+            req.generation_id >= 0 || !req.member_id.is_empty() || req.group_instance_id.is_some();
+        if req.generation_id < 0 && g.state == GroupState::Empty && !req.transactional {
+            return (ErrorCode::None, Rule::CommitOk);
+        }
+        if claims_membership {
+            if let Err(e) =
+                self.validate_current_member(&req.member_id, req.group_instance_id.as_ref())
+            {
+                return e;
+            }
+            if req.generation_id != g.generation_id {
+                return (ErrorCode::IllegalGeneration, Rule::IllegalGeneration);
+            }
+        } else if !req.transactional && g.state != GroupState::Empty {
+            return (ErrorCode::UnknownMemberId, Rule::CommitNonMember);
+        }
+        if req.transactional {
+            return (ErrorCode::None, Rule::CommitOk);
+        }
+        match g.state {
+            GroupState::CompletingRebalance => {
+                (ErrorCode::RebalanceInProgress, Rule::CommitRebalance)
+            }
+            _ => (ErrorCode::None, Rule::CommitOk),
+        }
+    }
+
+    fn commit_result(
+        &mut self,
+        rid: RequestId,
+        req: &OffsetCommitRequest,
+        error: ErrorCode,
+        rule: Rule,
+    ) {
+        let partitions = req
+            .offsets
+            .iter()
+            .map(|(tp, _)| (tp.clone(), error))
+            .collect();
+        self.respond(rid, Response::OffsetCommit { error, partitions }, rule);
+    }
+}

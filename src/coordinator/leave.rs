@@ -1,0 +1,94 @@
+//! LeaveGroup v3+ (spec §3.4, §4 r10; Kafka: `GroupCoordinator.handleLeaveGroup`).
+
+use super::*;
+
+impl Coordinator {
+    /// `handleLeaveGroup` (GC L650-725): identities are handled one by one,
+    /// in request order; the first removal from Stable opens the rebalance.
+    pub(super) fn leave_group(&mut self, rid: RequestId, req: LeaveGroupRequest) {
+        let Some(g) = self.group.as_ref() else {
+            let members = req
+                .members
+                .into_iter()
+                .map(|m| leave_result(m, ErrorCode::UnknownMemberId))
+                .collect();
+            let response = LeaveGroupResponse {
+                error: ErrorCode::None,
+                members,
+            };
+            return self.respond(rid, Response::LeaveGroup(response), Rule::UnknownGroup);
+        };
+        if g.state == GroupState::Dead {
+            let response = LeaveGroupResponse {
+                error: ErrorCode::CoordinatorNotAvailable,
+                members: Vec::new(),
+            };
+            return self.respond(rid, Response::LeaveGroup(response), Rule::GroupDead);
+        }
+        let mut results = Vec::with_capacity(req.members.len());
+        let mut last_rule = Rule::LeaveMember;
+        for identity in req.members {
+            let (error, rule) = self.leave_one(&identity);
+            last_rule = rule;
+            results.push(leave_result(identity, error));
+        }
+        let response = LeaveGroupResponse {
+            error: ErrorCode::None,
+            members: results,
+        };
+        self.respond(rid, Response::LeaveGroup(response), last_rule);
+    }
+
+    fn leave_one(&mut self, identity: &MemberIdentity) -> (ErrorCode, Rule) {
+        let member_id = &identity.member_id;
+        if member_id.is_empty() {
+            // Removal by group.instance.id alone: the admin API's
+            // removeMembersFromConsumerGroup (KIP-345).
+            let current = identity
+                .group_instance_id
+                .as_ref()
+                .and_then(|i| self.g().static_member_id(i))
+                .cloned();
+            return match current {
+                Some(current) => {
+                    let iid = identity.group_instance_id.clone().unwrap_or_default();
+                    let why = format!(
+                        "removed by group.instance.id={iid} (LeaveGroup with no member id)"
+                    );
+                    self.remove_member_and_update_group(&current, Rule::LeaveByInstanceId, &why);
+                    (ErrorCode::None, Rule::LeaveByInstanceId)
+                }
+                None => (ErrorCode::UnknownMemberId, Rule::UnknownMember),
+            };
+        }
+        if self.g().is_pending(member_id) {
+            self.g_mut().remove(member_id);
+            self.timers
+                .cancel(&TimerKey::PendingMember(member_id.clone()));
+            let text = format!("Pending member id {member_id} left before joining.");
+            self.event(
+                EventKind::PendingMemberRemoved {
+                    member_id: member_id.clone(),
+                },
+                Rule::LeavePending,
+                text,
+            );
+            self.try_complete_join();
+            return (ErrorCode::None, Rule::LeavePending);
+        }
+        if let Err(e) = self.validate_current_member(member_id, identity.group_instance_id.as_ref())
+        {
+            return e;
+        }
+        self.remove_member_and_update_group(member_id, Rule::LeaveMember, "it sent LeaveGroup");
+        (ErrorCode::None, Rule::LeaveMember)
+    }
+}
+
+fn leave_result(identity: MemberIdentity, error: ErrorCode) -> LeaveMemberResponse {
+    LeaveMemberResponse {
+        member_id: identity.member_id,
+        group_instance_id: identity.group_instance_id,
+        error,
+    }
+}

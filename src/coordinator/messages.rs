@@ -1,0 +1,244 @@
+//! Requests the coordinator handles and the responses it sends, with the
+//! field names of Kafka's messages (`clients/src/main/resources/common/message`).
+
+use super::error::ErrorCode;
+use super::ids::{GroupInstanceId, MemberId, TopicPartition};
+use super::state::GroupState;
+use std::collections::BTreeMap;
+
+/// The caller's handle for a request; the response that answers it carries it
+/// back, possibly much later (Kafka parks JoinGroup and SyncGroup).
+pub type RequestId = u64;
+
+/// One entry of a JoinGroup `protocols` list: a name and opaque metadata.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Protocol {
+    pub name: String,
+    pub metadata: Vec<u8>,
+}
+
+impl Protocol {
+    pub fn new(name: impl Into<String>, metadata: impl Into<Vec<u8>>) -> Self {
+        Protocol {
+            name: name.into(),
+            metadata: metadata.into(),
+        }
+    }
+}
+
+/// JoinGroup (spec §3.1).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JoinGroupRequest {
+    pub member_id: MemberId,
+    pub group_instance_id: Option<GroupInstanceId>,
+    /// The JoinGroup version: <4 legacy, ≥4 KIP-394, ≥5 static, ≥9 KIP-814.
+    pub version: i16,
+    pub protocol_type: String,
+    pub protocols: Vec<Protocol>,
+    /// The request header's `client.id`; dynamic member ids start with it.
+    pub client_id: String,
+    pub session_timeout_ms: u64,
+    pub rebalance_timeout_ms: u64,
+    pub reason: Option<String>,
+}
+
+/// SyncGroup (spec §3.2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SyncGroupRequest {
+    pub member_id: MemberId,
+    pub generation_id: i32,
+    pub group_instance_id: Option<GroupInstanceId>,
+    pub protocol_type: Option<String>,
+    pub protocol_name: Option<String>,
+    /// Only the leader sends one: member id → its partitions.
+    pub assignments: Vec<(MemberId, Vec<TopicPartition>)>,
+}
+
+/// Heartbeat (spec §3.3).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeartbeatRequest {
+    pub member_id: MemberId,
+    pub generation_id: i32,
+    pub group_instance_id: Option<GroupInstanceId>,
+}
+
+/// One identity of a LeaveGroup v3+ batch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemberIdentity {
+    pub member_id: MemberId,
+    pub group_instance_id: Option<GroupInstanceId>,
+}
+
+/// LeaveGroup v3+ (spec §3.4).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LeaveGroupRequest {
+    pub members: Vec<MemberIdentity>,
+}
+
+/// OffsetCommit's membership checks (spec §3.5); offsets are stored as given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OffsetCommitRequest {
+    pub member_id: MemberId,
+    pub generation_id: i32,
+    pub group_instance_id: Option<GroupInstanceId>,
+    pub offsets: Vec<(TopicPartition, i64)>,
+    /// TxnOffsetCommit v3+: the same validation, no state enforcement.
+    pub transactional: bool,
+}
+
+/// A request to the coordinator for its one group.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Request {
+    JoinGroup(JoinGroupRequest),
+    SyncGroup(SyncGroupRequest),
+    Heartbeat(HeartbeatRequest),
+    LeaveGroup(LeaveGroupRequest),
+    OffsetCommit(OffsetCommitRequest),
+    DescribeGroup,
+}
+
+impl Request {
+    /// Kafka's API name (`JoinGroup`, …).
+    pub fn api(&self) -> &'static str {
+        match self {
+            Request::JoinGroup(_) => "JoinGroup",
+            Request::SyncGroup(_) => "SyncGroup",
+            Request::Heartbeat(_) => "Heartbeat",
+            Request::LeaveGroup(_) => "LeaveGroup",
+            Request::OffsetCommit(r) if r.transactional => "TxnOffsetCommit",
+            Request::OffsetCommit(_) => "OffsetCommit",
+            Request::DescribeGroup => "DescribeGroups",
+        }
+    }
+}
+
+/// One entry of the leader's JoinGroup member list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JoinGroupMember {
+    pub member_id: MemberId,
+    pub group_instance_id: Option<GroupInstanceId>,
+    /// The member's metadata for the selected protocol.
+    pub metadata: Vec<u8>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JoinGroupResponse {
+    pub error: ErrorCode,
+    pub generation_id: i32,
+    pub protocol_type: Option<String>,
+    pub protocol_name: Option<String>,
+    /// `""` is Kafka's NoLeader.
+    pub leader: MemberId,
+    pub skip_assignment: bool,
+    pub member_id: MemberId,
+    pub members: Vec<JoinGroupMember>,
+}
+
+impl JoinGroupResponse {
+    /// Kafka's `JoinGroupResult(memberId, error)`: generation -1, no leader,
+    /// no protocol, no members (GroupCoordinator.scala L1833).
+    pub fn error(member_id: MemberId, error: ErrorCode) -> Self {
+        JoinGroupResponse {
+            error,
+            generation_id: -1,
+            protocol_type: None,
+            protocol_name: None,
+            leader: MemberId::default(),
+            skip_assignment: false,
+            member_id,
+            members: Vec::new(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SyncGroupResponse {
+    pub error: ErrorCode,
+    pub protocol_type: Option<String>,
+    pub protocol_name: Option<String>,
+    pub assignment: Vec<TopicPartition>,
+}
+
+impl SyncGroupResponse {
+    /// Kafka's `SyncGroupResult(error)`: no protocol, empty assignment.
+    pub fn error(error: ErrorCode) -> Self {
+        SyncGroupResponse {
+            error,
+            protocol_type: None,
+            protocol_name: None,
+            assignment: Vec::new(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LeaveMemberResponse {
+    pub member_id: MemberId,
+    pub group_instance_id: Option<GroupInstanceId>,
+    pub error: ErrorCode,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LeaveGroupResponse {
+    pub error: ErrorCode,
+    pub members: Vec<LeaveMemberResponse>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DescribedMember {
+    pub member_id: MemberId,
+    pub group_instance_id: Option<GroupInstanceId>,
+    pub client_id: String,
+    pub client_host: String,
+    pub assignment: Vec<TopicPartition>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DescribeGroupResponse {
+    pub error: ErrorCode,
+    pub state: GroupState,
+    pub protocol_type: String,
+    /// The selected protocol while Stable, `""` otherwise (Kafka's protocolData).
+    pub protocol_data: String,
+    pub members: Vec<DescribedMember>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Response {
+    JoinGroup(JoinGroupResponse),
+    SyncGroup(SyncGroupResponse),
+    Heartbeat {
+        error: ErrorCode,
+    },
+    LeaveGroup(LeaveGroupResponse),
+    OffsetCommit {
+        error: ErrorCode,
+        partitions: BTreeMap<TopicPartition, ErrorCode>,
+    },
+    DescribeGroup(DescribeGroupResponse),
+}
+
+impl Response {
+    /// The top-level error.
+    pub fn error(&self) -> ErrorCode {
+        match self {
+            Response::JoinGroup(r) => r.error,
+            Response::SyncGroup(r) => r.error,
+            Response::Heartbeat { error } | Response::OffsetCommit { error, .. } => *error,
+            Response::LeaveGroup(r) => r.error,
+            Response::DescribeGroup(r) => r.error,
+        }
+    }
+
+    /// Kafka's API name (`JoinGroup`, …).
+    pub fn api(&self) -> &'static str {
+        match self {
+            Response::JoinGroup(_) => "JoinGroup",
+            Response::SyncGroup(_) => "SyncGroup",
+            Response::Heartbeat { .. } => "Heartbeat",
+            Response::LeaveGroup(_) => "LeaveGroup",
+            Response::OffsetCommit { .. } => "OffsetCommit",
+            Response::DescribeGroup(_) => "DescribeGroups",
+        }
+    }
+}

@@ -1,0 +1,360 @@
+//! Unit tests of the coordinator that assert the exact drained outputs,
+//! one group of tests per protocol API, on the spec's fixtures (§10.2).
+
+use super::*;
+
+const C0: CoordinatorConfig = CoordinatorConfig {
+    group_id: String::new(),
+    initial_rebalance_delay_ms: 50,
+    min_session_timeout_ms: 10,
+    max_session_timeout_ms: 600_000,
+    max_size: Some(4),
+};
+
+fn coordinator() -> Coordinator {
+    Coordinator::new(
+        CoordinatorConfig {
+            group_id: "group".into(),
+            ..C0
+        },
+        7,
+    )
+}
+
+fn join(member_id: &str, iid: Option<&str>, version: i16, protocols: &[&str]) -> Request {
+    Request::JoinGroup(JoinGroupRequest {
+        member_id: member_id.into(),
+        group_instance_id: iid.map(GroupInstanceId::from),
+        version,
+        protocol_type: "consumer".into(),
+        protocols: protocols
+            .iter()
+            .map(|p| Protocol::new(*p, Vec::new()))
+            .collect(),
+        client_id: "clientId".into(),
+        session_timeout_ms: 500,
+        rebalance_timeout_ms: 500,
+        reason: None,
+    })
+}
+
+fn sync(
+    member_id: &MemberId,
+    generation_id: i32,
+    iid: Option<&str>,
+    plan: &[(&MemberId, &[&str])],
+) -> Request {
+    Request::SyncGroup(SyncGroupRequest {
+        member_id: member_id.clone(),
+        generation_id,
+        group_instance_id: iid.map(GroupInstanceId::from),
+        protocol_type: None,
+        protocol_name: None,
+        assignments: plan
+            .iter()
+            .map(|(m, ps)| {
+                (
+                    (*m).clone(),
+                    ps.iter()
+                        .map(|p| TopicPartition::parse(p).unwrap())
+                        .collect(),
+                )
+            })
+            .collect(),
+    })
+}
+
+fn heartbeat(member_id: &MemberId, generation_id: i32, iid: Option<&str>) -> Request {
+    Request::Heartbeat(HeartbeatRequest {
+        member_id: member_id.clone(),
+        generation_id,
+        group_instance_id: iid.map(GroupInstanceId::from),
+    })
+}
+
+/// Drains the outbox and returns only the responses, as (request, response).
+fn responses(c: &mut Coordinator) -> Vec<(RequestId, Response)> {
+    std::iter::from_fn(|| c.poll_output())
+        .filter_map(|o| match o {
+            Output::Response {
+                request, response, ..
+            } => Some((request, response)),
+            Output::Event { .. } => None,
+        })
+        .collect()
+}
+
+fn join_response(r: &Response) -> &JoinGroupResponse {
+    match r {
+        Response::JoinGroup(j) => j,
+        other => panic!("expected a JoinGroup response, got {other:?}"),
+    }
+}
+
+/// FX-S2: two static members join at t=0, generation 1 at t=100, both synced.
+fn fx_s2() -> (Coordinator, MemberId, MemberId) {
+    let mut c = coordinator();
+    c.handle_request(0, 1, join("", Some("leader"), 9, &["range", "roundrobin"]));
+    c.handle_request(
+        0,
+        2,
+        join("", Some("follower"), 9, &["range", "roundrobin"]),
+    );
+    assert!(
+        responses(&mut c).is_empty(),
+        "static first joins are parked"
+    );
+    c.handle_timeout(50);
+    assert!(
+        responses(&mut c).is_empty(),
+        "the initial delay is extended at t=50"
+    );
+    c.handle_timeout(100);
+    let out = responses(&mut c);
+    let (l1, f1) = (
+        join_response(&out[0].1).member_id.clone(),
+        join_response(&out[1].1).member_id.clone(),
+    );
+    c.handle_request(
+        100,
+        3,
+        sync(&l1, 1, Some("leader"), &[(&l1, &["t-0"]), (&f1, &["t-1"])]),
+    );
+    c.handle_request(100, 4, sync(&f1, 1, Some("follower"), &[]));
+    responses(&mut c);
+    (c, l1, f1)
+}
+
+#[test]
+fn static_first_joins_complete_after_the_extended_initial_delay_with_the_leader_listing_everyone() {
+    let mut c = coordinator();
+    c.handle_request(0, 1, join("", Some("leader"), 9, &["range", "roundrobin"]));
+    c.handle_request(
+        0,
+        2,
+        join("", Some("follower"), 9, &["range", "roundrobin"]),
+    );
+    c.handle_timeout(100);
+    let out = responses(&mut c);
+    assert_eq!(out.len(), 2);
+    let (l, f) = (join_response(&out[0].1), join_response(&out[1].1));
+    assert_eq!((out[0].0, out[1].0), (1, 2));
+    assert!(
+        l.member_id.as_str().starts_with("leader-")
+            && f.member_id.as_str().starts_with("follower-")
+    );
+    assert_eq!(
+        l.member_id.as_str().len(),
+        "leader-".len() + 36,
+        "a canonical uuid follows the instance id"
+    );
+    assert_eq!(
+        (
+            l.error,
+            l.generation_id,
+            l.leader.clone(),
+            l.skip_assignment
+        ),
+        (ErrorCode::None, 1, l.member_id.clone(), false)
+    );
+    assert_eq!(l.protocol_name.as_deref(), Some("range"));
+    let listed: Vec<(&str, Option<&str>)> = l
+        .members
+        .iter()
+        .map(|m| {
+            (
+                m.member_id.as_str(),
+                m.group_instance_id.as_ref().map(|i| i.as_str()),
+            )
+        })
+        .collect();
+    assert_eq!(
+        listed,
+        vec![
+            (l.member_id.as_str(), Some("leader")),
+            (f.member_id.as_str(), Some("follower"))
+        ]
+    );
+    assert_eq!(
+        (f.leader.clone(), f.members.len()),
+        (l.member_id.clone(), 0)
+    );
+    assert_eq!(c.group().unwrap().state, GroupState::CompletingRebalance);
+}
+
+#[test]
+fn static_follower_rejoin_in_stable_keeps_assignment_without_rebalance() {
+    let (mut c, l1, f1) = fx_s2();
+    c.handle_request(
+        101,
+        5,
+        join("", Some("follower"), 9, &["range", "roundrobin"]),
+    );
+    let out = responses(&mut c);
+    let r = join_response(&out[0].1);
+    assert_eq!(
+        (
+            r.error,
+            r.generation_id,
+            r.leader.clone(),
+            r.members.len(),
+            r.skip_assignment
+        ),
+        (ErrorCode::None, 1, l1.clone(), 0, false)
+    );
+    assert_ne!(r.member_id, f1);
+    let f2 = r.member_id.clone();
+    let g = c.group().unwrap();
+    assert_eq!((g.state, g.generation_id), (GroupState::Stable, 1));
+    assert_eq!(
+        g.static_members.get(&GroupInstanceId::from("follower")),
+        Some(&f2)
+    );
+    c.handle_request(101, 6, sync(&f2, 1, Some("follower"), &[]));
+    c.handle_request(102, 7, heartbeat(&f1, 1, Some("follower")));
+    let out = responses(&mut c);
+    assert_eq!(
+        out[0].1,
+        Response::SyncGroup(SyncGroupResponse {
+            error: ErrorCode::None,
+            protocol_type: Some("consumer".into()),
+            protocol_name: Some("range".into()),
+            assignment: vec![TopicPartition::new("t", 1)],
+        })
+    );
+    assert_eq!(
+        out[1].1,
+        Response::Heartbeat {
+            error: ErrorCode::FencedInstanceId
+        }
+    );
+}
+
+#[test]
+fn static_leader_rejoin_v9_gets_the_member_list_and_skip_assignment_but_v5_gets_the_old_leader_id()
+{
+    let (mut c, l1, f1) = fx_s2();
+    c.handle_request(
+        101,
+        5,
+        join("", Some("leader"), 9, &["range", "roundrobin"]),
+    );
+    let out = responses(&mut c);
+    let r = join_response(&out[0].1);
+    assert_eq!(
+        (r.leader.clone(), r.skip_assignment, r.members.len()),
+        (r.member_id.clone(), true, 2)
+    );
+    let l2 = r.member_id.clone();
+    c.handle_request(
+        102,
+        6,
+        join("", Some("leader"), 5, &["range", "roundrobin"]),
+    );
+    let out = responses(&mut c);
+    let r = join_response(&out[0].1);
+    assert_eq!(
+        (r.leader.clone(), r.skip_assignment, r.members.len()),
+        (l2, false, 0),
+        "v5-8 see the stale leader id"
+    );
+    assert_eq!(c.group().unwrap().generation_id, 1);
+    assert!(c.group().unwrap().has(&f1));
+    assert!(!c.group().unwrap().has(&l1));
+}
+
+#[test]
+fn heartbeat_answers_by_state_and_only_valid_ones_re_arm_the_session() {
+    let (mut c, l1, _) = fx_s2();
+    c.handle_request(400, 5, heartbeat(&l1, 1, None));
+    c.handle_request(400, 6, heartbeat(&l1, 2, Some("leader")));
+    c.handle_request(400, 7, heartbeat(&"nope".into(), 1, Some("leader")));
+    c.handle_request(400, 8, heartbeat(&l1, 1, Some("unknown")));
+    let errors: Vec<ErrorCode> = responses(&mut c).iter().map(|(_, r)| r.error()).collect();
+    let expected = [
+        ErrorCode::None,
+        ErrorCode::IllegalGeneration,
+        ErrorCode::FencedInstanceId,
+        ErrorCode::UnknownMemberId,
+    ];
+    assert_eq!(errors, expected);
+    assert_eq!(
+        c.timer(&TimerKey::Heartbeat(l1)).map(|t| t.deadline_ms),
+        Some(900)
+    );
+}
+
+#[test]
+fn static_session_expiry_removes_the_member_and_its_mapping_and_opens_a_rebalance() {
+    let (mut c, l1, f1) = fx_s2();
+    c.handle_request(400, 5, heartbeat(&l1, 1, Some("leader")));
+    c.handle_timeout(600);
+    let g = c.group().unwrap();
+    assert_eq!(g.state, GroupState::PreparingRebalance);
+    assert!(!g.has(&f1));
+    assert_eq!(g.static_members.len(), 1);
+    assert_eq!(c.timer(&TimerKey::Join).map(|t| t.deadline_ms), Some(1100));
+}
+
+#[test]
+fn admin_leave_by_instance_id_removes_the_static_member_and_reports_per_member_errors() {
+    let (mut c, _, f1) = fx_s2();
+    let leave = Request::LeaveGroup(LeaveGroupRequest {
+        members: vec![
+            MemberIdentity {
+                member_id: MemberId::default(),
+                group_instance_id: Some("follower".into()),
+            },
+            MemberIdentity {
+                member_id: MemberId::default(),
+                group_instance_id: Some("ghost".into()),
+            },
+        ],
+    });
+    c.handle_request(200, 5, leave);
+    let out = responses(&mut c);
+    let Response::LeaveGroup(r) = &out[0].1 else {
+        panic!()
+    };
+    let errors: Vec<ErrorCode> = r.members.iter().map(|m| m.error).collect();
+    assert_eq!(
+        (r.error, errors),
+        (
+            ErrorCode::None,
+            vec![ErrorCode::None, ErrorCode::UnknownMemberId]
+        )
+    );
+    let g = c.group().unwrap();
+    assert!(!g.has(&f1));
+    assert_eq!(g.state, GroupState::PreparingRebalance);
+}
+
+#[test]
+fn kip394_dynamic_join_needs_the_member_id_round_trip_and_the_pending_id_blocks_completion() {
+    let mut c = coordinator();
+    c.handle_request(0, 1, join("", None, 4, &["range"]));
+    let out = responses(&mut c);
+    let r = join_response(&out[0].1);
+    assert_eq!(
+        (r.error, r.generation_id),
+        (ErrorCode::MemberIdRequired, -1)
+    );
+    assert!(r.member_id.as_str().starts_with("clientId-"));
+    let m1 = r.member_id.clone();
+    let g = c.group().unwrap();
+    assert_eq!(
+        (g.state, g.pending_members.clone()),
+        (GroupState::Empty, vec![m1.clone()])
+    );
+    c.handle_request(0, 2, join(m1.as_str(), None, 4, &["range"]));
+    assert!(responses(&mut c).is_empty());
+    c.handle_timeout(50);
+    let out = responses(&mut c);
+    assert_eq!(join_response(&out[0].1).generation_id, 1);
+}
+
+#[test]
+fn no_request_sequence_in_these_tests_breaks_the_transition_table() {
+    let (c, _, _) = fx_s2();
+    assert!(c.illegal_transitions().is_empty());
+}

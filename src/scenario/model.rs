@@ -1,0 +1,300 @@
+//! The scenario file format (spec/scenario-format.md), as serde types.
+//! Unknown keys are errors; every error names its JSON path.
+
+use serde::Deserialize;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// A whole scenario file: a protocol scenario (`requests`) or a simulation
+/// scenario (`consumers` + `actions`).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioFile {
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub seed: u64,
+    #[serde(default)]
+    pub config: ConfigSpec,
+    #[serde(default)]
+    pub topics: Vec<TopicSpec>,
+    #[serde(default)]
+    pub requests: Option<Vec<RequestStep>>,
+    #[serde(default)]
+    pub consumers: Option<Vec<ConsumerSpec>>,
+    #[serde(default)]
+    pub network: Option<NetworkSpec>,
+    #[serde(default)]
+    pub actions: Option<Vec<ActionStep>>,
+    #[serde(default)]
+    pub expect_summary: Option<BTreeMap<String, Value>>,
+    /// Settings of the simulated clients that are not per consumer.
+    #[serde(default)]
+    pub client: Option<ClientSpec>,
+}
+
+/// Broker and default client configuration; every field is optional with
+/// Kafka's default.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct ConfigSpec {
+    pub group_id: String,
+    pub initial_rebalance_delay_ms: u64,
+    pub min_session_timeout_ms: u64,
+    pub max_session_timeout_ms: u64,
+    pub max_size: Option<usize>,
+    pub session_timeout_ms: u64,
+    pub rebalance_timeout_ms: u64,
+}
+
+impl Default for ConfigSpec {
+    fn default() -> Self {
+        ConfigSpec {
+            group_id: "group".into(),
+            initial_rebalance_delay_ms: 3000,
+            min_session_timeout_ms: 6000,
+            max_session_timeout_ms: 1_800_000,
+            max_size: None,
+            session_timeout_ms: 45_000,
+            rebalance_timeout_ms: 300_000,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct TopicSpec {
+    pub name: String,
+    pub partitions: u32,
+}
+
+/// One request step of a protocol scenario: exactly one of the request kinds.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RequestStep {
+    pub at_ms: u64,
+    #[serde(default)]
+    pub id: Option<String>,
+    #[serde(default)]
+    pub join: Option<JoinSpec>,
+    #[serde(default)]
+    pub sync: Option<SyncSpec>,
+    #[serde(default)]
+    pub heartbeat: Option<HeartbeatSpec>,
+    #[serde(default)]
+    pub commit: Option<CommitSpec>,
+    #[serde(default)]
+    pub leave: Option<LeaveSpec>,
+    #[serde(default)]
+    pub describe: Option<Empty>,
+    #[serde(default)]
+    pub tick: Option<Empty>,
+    #[serde(default)]
+    pub expect: Option<BTreeMap<String, Value>>,
+    #[serde(default)]
+    pub expect_group: Option<BTreeMap<String, Value>>,
+}
+
+/// `{}`: a step kind with no fields.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Empty {}
+
+/// A JoinGroup protocol entry: a name, or `{ "name", "metadata" }`.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(untagged)]
+pub enum ProtocolSpec {
+    Name(String),
+    Full(ProtocolFull),
+}
+
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ProtocolFull {
+    pub name: String,
+    #[serde(default)]
+    pub metadata: String,
+}
+
+fn default_version() -> i16 {
+    9
+}
+fn default_protocol_type() -> String {
+    "consumer".into()
+}
+fn default_client_id() -> String {
+    "client".into()
+}
+fn default_protocols() -> Vec<ProtocolSpec> {
+    vec![ProtocolSpec::Name("range".into())]
+}
+
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct JoinSpec {
+    #[serde(default)]
+    pub member_id: String,
+    #[serde(default)]
+    pub group_instance_id: Option<String>,
+    #[serde(default = "default_version")]
+    pub version: i16,
+    #[serde(default = "default_protocols")]
+    pub protocols: Vec<ProtocolSpec>,
+    #[serde(default = "default_protocol_type")]
+    pub protocol_type: String,
+    #[serde(default = "default_client_id")]
+    pub client_id: String,
+    #[serde(default)]
+    pub session_timeout_ms: Option<u64>,
+    #[serde(default)]
+    pub rebalance_timeout_ms: Option<u64>,
+    #[serde(default)]
+    pub reason: Option<String>,
+    #[serde(default)]
+    pub bind: Option<String>,
+}
+
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SyncSpec {
+    #[serde(default)]
+    pub member_id: String,
+    pub generation_id: i32,
+    #[serde(default)]
+    pub group_instance_id: Option<String>,
+    #[serde(default)]
+    pub assignments: BTreeMap<String, Vec<String>>,
+    #[serde(default)]
+    pub protocol_type: Option<String>,
+    #[serde(default)]
+    pub protocol_name: Option<String>,
+}
+
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct HeartbeatSpec {
+    #[serde(default)]
+    pub member_id: String,
+    pub generation_id: i32,
+    #[serde(default)]
+    pub group_instance_id: Option<String>,
+}
+
+fn default_generation() -> i32 {
+    -1
+}
+
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct CommitSpec {
+    #[serde(default)]
+    pub member_id: String,
+    #[serde(default = "default_generation")]
+    pub generation_id: i32,
+    #[serde(default)]
+    pub group_instance_id: Option<String>,
+    #[serde(default)]
+    pub offsets: BTreeMap<String, i64>,
+    /// TxnOffsetCommit v3+ instead of OffsetCommit (GroupScope extension).
+    #[serde(default)]
+    pub transactional: bool,
+}
+
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct LeaveSpec {
+    pub members: Vec<LeaveMemberSpec>,
+}
+
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct LeaveMemberSpec {
+    #[serde(default)]
+    pub member_id: String,
+    #[serde(default)]
+    pub group_instance_id: Option<String>,
+}
+
+// ---- simulation scenarios ------------------------------------------------------
+
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ConsumerSpec {
+    pub name: String,
+    #[serde(default)]
+    pub group_instance_id: Option<String>,
+    #[serde(default)]
+    pub session_timeout_ms: Option<u64>,
+    #[serde(default)]
+    pub heartbeat_interval_ms: Option<u64>,
+    #[serde(default)]
+    pub rebalance_timeout_ms: Option<u64>,
+    #[serde(default)]
+    pub assignors: Option<Vec<String>>,
+    #[serde(default)]
+    pub topics: Option<Vec<String>>,
+    #[serde(default)]
+    pub leave_group_on_close: Option<bool>,
+    /// Kafka Streams: N stream threads, each its own consumer.
+    #[serde(default)]
+    pub threads: Option<u32>,
+    /// JoinGroup version the client speaks (default 9).
+    #[serde(default)]
+    pub version: Option<i16>,
+    #[serde(default)]
+    pub client_id: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct NetworkSpec {
+    #[serde(default)]
+    pub latency_ms: u64,
+}
+
+/// Client-side settings for the whole simulation (GroupScope extension).
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ClientSpec {
+    /// `"2.4"` (instance ids first, the default) or `"2.3"` (member ids only).
+    #[serde(default)]
+    pub range_ordering: Option<String>,
+}
+
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PartitionsSpec {
+    pub topic: String,
+    pub partitions: u32,
+}
+
+/// One user action of a simulation scenario: exactly one kind.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ActionStep {
+    pub at_ms: u64,
+    #[serde(default)]
+    pub id: Option<String>,
+    #[serde(default)]
+    pub start: Option<String>,
+    #[serde(default)]
+    pub restart: Option<String>,
+    #[serde(default)]
+    pub down_ms: Option<u64>,
+    #[serde(default)]
+    pub crash: Option<String>,
+    #[serde(default)]
+    pub close: Option<String>,
+    #[serde(default)]
+    pub admin_remove: Option<Vec<String>>,
+    #[serde(default)]
+    pub add_partitions: Option<PartitionsSpec>,
+    #[serde(default)]
+    pub force_rebalance: Option<Empty>,
+    #[serde(default)]
+    pub end: Option<Empty>,
+    #[serde(default)]
+    pub expect_group: Option<BTreeMap<String, Value>>,
+}

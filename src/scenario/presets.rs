@@ -1,0 +1,72 @@
+//! The preset scenarios shipped with the app (`static/scenarios/*.json`),
+//! compiled in so the CLI, the tests and the browser share one copy.
+
+use super::{parse, ScenarioFile};
+
+/// `(id, JSON text)` of every preset, in the order the UI lists them.
+pub const PRESETS: [(&str, &str); 8] = [
+    (
+        "kip345-restart",
+        include_str!("../../static/scenarios/kip345-restart.json"),
+    ),
+    (
+        "rolling-restart-static",
+        include_str!("../../static/scenarios/rolling-restart-static.json"),
+    ),
+    (
+        "rolling-restart-dynamic",
+        include_str!("../../static/scenarios/rolling-restart-dynamic.json"),
+    ),
+    (
+        "duplicate-instance-id",
+        include_str!("../../static/scenarios/duplicate-instance-id.json"),
+    ),
+    (
+        "static-session-timeout",
+        include_str!("../../static/scenarios/static-session-timeout.json"),
+    ),
+    (
+        "scale-out",
+        include_str!("../../static/scenarios/scale-out.json"),
+    ),
+    (
+        "admin-remove",
+        include_str!("../../static/scenarios/admin-remove.json"),
+    ),
+    (
+        "mixed-group",
+        include_str!("../../static/scenarios/mixed-group.json"),
+    ),
+];
+
+/// The preset the app opens by default.
+pub const DEFAULT_PRESET: &str = "kip345-restart";
+
+/// The preset called `id`, parsed.
+pub fn preset(id: &str) -> Option<ScenarioFile> {
+    PRESETS
+        .iter()
+        .find(|(i, _)| *i == id)
+        .and_then(|(_, text)| parse(text).ok())
+}
+
+/// Every preset id.
+pub fn ids() -> impl Iterator<Item = &'static str> {
+    PRESETS.iter().map(|(id, _)| *id)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_preset_parses_and_is_named_by_its_id() {
+        for (id, text) in super::PRESETS {
+            let file = super::parse(text).unwrap_or_else(|e| panic!("{id}: {e}"));
+            assert_eq!(file.name, id);
+            assert!(file.description.is_some(), "{id} needs a description");
+            assert!(
+                file.expect_summary.is_some(),
+                "{id} needs an expect_summary"
+            );
+        }
+    }
+}

@@ -1,0 +1,504 @@
+//! A simulated consumer client: a sans-IO state machine following the Kafka
+//! Java client's group rules (spec §4 r11; Kafka: `AbstractCoordinator`,
+//! `ConsumerCoordinator`). It never sends anything itself: each handler
+//! returns [`Effect`]s that the world turns into network messages and timers.
+
+use crate::assignor::{self, AssignorKind, MemberOrdering, Subscription};
+use crate::coordinator::*;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Kafka's `retry.backoff.ms` default.
+pub const RETRY_BACKOFF_MS: u64 = 100;
+
+/// Where the client is in the group protocol, as the UI shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClientState {
+    /// Not started yet, or stopped (closed / crashed / restarting).
+    Down,
+    /// Waiting for a JoinGroup response.
+    Joining,
+    /// Waiting for a SyncGroup response.
+    AwaitingSync,
+    /// Has its assignment and heartbeats.
+    Stable,
+    /// Stopped for good by FENCED_INSTANCE_ID (fatal in the Java client).
+    Fenced,
+    /// Stopped by another fatal error (INVALID_SESSION_TIMEOUT, GROUP_MAX_SIZE_REACHED, …).
+    Failed,
+}
+
+impl ClientState {
+    pub fn name(self) -> &'static str {
+        match self {
+            ClientState::Down => "down",
+            ClientState::Joining => "joining",
+            ClientState::AwaitingSync => "awaiting_sync",
+            ClientState::Stable => "stable",
+            ClientState::Fenced => "fenced",
+            ClientState::Failed => "failed",
+        }
+    }
+
+    /// True while the process runs and talks to the group.
+    pub fn is_running(self) -> bool {
+        matches!(
+            self,
+            ClientState::Joining | ClientState::AwaitingSync | ClientState::Stable
+        )
+    }
+}
+
+/// A consumer's settings (a scenario's `consumers[]` entry, one per thread).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClientConfig {
+    pub name: String,
+    pub group_instance_id: Option<GroupInstanceId>,
+    pub client_id: String,
+    pub session_timeout_ms: u64,
+    pub heartbeat_interval_ms: u64,
+    pub rebalance_timeout_ms: u64,
+    pub assignors: Vec<AssignorKind>,
+    pub topics: Vec<String>,
+    pub leave_group_on_close: bool,
+    pub version: i16,
+    /// The Kafka Streams instance this thread belongs to, if any.
+    pub streams_instance: Option<String>,
+}
+
+/// Timers a client arms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ClientTimer {
+    Heartbeat,
+    /// Send JoinGroup again (after a backoff, or at once).
+    Rejoin,
+    /// The process starts again after a restart's down time.
+    Start,
+}
+
+/// What a handler asks the world to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Effect {
+    Send(Request),
+    /// Arm (or re-arm) a timer `after_ms` from now.
+    Timer(ClientTimer, u64),
+    /// A line for the event log.
+    Log(String),
+}
+
+/// One simulated consumer.
+#[derive(Clone, Debug)]
+pub struct Client {
+    pub config: ClientConfig,
+    pub state: ClientState,
+    pub member_id: MemberId,
+    pub generation_id: i32,
+    /// Partitions this consumer currently consumes.
+    pub owned: Vec<TopicPartition>,
+    /// The error that stopped it, when Fenced or Failed.
+    pub fatal_error: Option<ErrorCode>,
+    /// Bumped at every start: responses to an earlier incarnation are dropped.
+    pub incarnation: u32,
+    /// Every member id this consumer has had, oldest first.
+    pub past_member_ids: Vec<MemberId>,
+    /// The protocol the last JoinGroup response selected.
+    pub protocol_name: Option<String>,
+    pub ordering: MemberOrdering,
+}
+
+impl Client {
+    pub fn new(config: ClientConfig, ordering: MemberOrdering) -> Self {
+        Client {
+            config,
+            state: ClientState::Down,
+            member_id: MemberId::default(),
+            generation_id: -1,
+            owned: Vec::new(),
+            fatal_error: None,
+            incarnation: 0,
+            past_member_ids: Vec::new(),
+            protocol_name: None,
+            ordering,
+        }
+    }
+
+    pub fn is_static(&self) -> bool {
+        self.config.group_instance_id.is_some()
+    }
+
+    fn cooperative(&self) -> bool {
+        self.protocol_name
+            .as_deref()
+            .and_then(AssignorKind::from_name)
+            .is_some_and(|k| k.is_cooperative())
+    }
+
+    /// The process starts: a fresh member id `""` and a JoinGroup.
+    pub fn start(&mut self) -> Vec<Effect> {
+        self.incarnation += 1;
+        self.member_id = MemberId::default();
+        self.generation_id = -1;
+        self.owned.clear();
+        self.fatal_error = None;
+        self.protocol_name = None;
+        self.state = ClientState::Joining;
+        vec![
+            Effect::Log(format!("{} starts and sends JoinGroup.", self.config.name)),
+            Effect::Send(self.join_request()),
+        ]
+    }
+
+    /// A graceful close: dynamic members (or `leave_group_on_close`) send
+    /// LeaveGroup; static members by default do not (spec §4 r11).
+    pub fn close(&mut self) -> Vec<Effect> {
+        let mut effects = Vec::new();
+        let was_member = !self.member_id.is_empty() && self.state.is_running();
+        if was_member && self.config.leave_group_on_close {
+            effects.push(Effect::Log(format!(
+                "{} closes and sends LeaveGroup.",
+                self.config.name
+            )));
+            effects.push(Effect::Send(Request::LeaveGroup(LeaveGroupRequest {
+                members: vec![MemberIdentity {
+                    member_id: self.member_id.clone(),
+                    group_instance_id: self.config.group_instance_id.clone(),
+                }],
+            })));
+        } else if self.state.is_running() {
+            let why = if self.is_static() {
+                "a static member does not send LeaveGroup (leave.group.on.close is false)"
+            } else {
+                "leave.group.on.close is false"
+            };
+            effects.push(Effect::Log(format!(
+                "{} closes without LeaveGroup: {why}.",
+                self.config.name
+            )));
+        }
+        self.stop();
+        effects
+    }
+
+    /// The process dies without a word.
+    pub fn crash(&mut self) -> Vec<Effect> {
+        let was_running = self.state.is_running();
+        self.stop();
+        if was_running {
+            vec![Effect::Log(format!(
+                "{} crashes: no LeaveGroup, no more heartbeats.",
+                self.config.name
+            ))]
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn stop(&mut self) {
+        if self.state.is_running() {
+            self.state = ClientState::Down;
+        }
+        self.owned.clear();
+        self.incarnation += 1;
+    }
+
+    fn join_request(&self) -> Request {
+        let metadata = self.metadata();
+        Request::JoinGroup(JoinGroupRequest {
+            member_id: self.member_id.clone(),
+            group_instance_id: self.config.group_instance_id.clone(),
+            version: self.config.version,
+            protocol_type: "consumer".into(),
+            protocols: self
+                .config
+                .assignors
+                .iter()
+                .map(|a| Protocol::new(a.name(), metadata.clone()))
+                .collect(),
+            client_id: self.config.client_id.clone(),
+            session_timeout_ms: self.config.session_timeout_ms,
+            rebalance_timeout_ms: self.config.rebalance_timeout_ms,
+            reason: None,
+        })
+    }
+
+    /// Subscription metadata: the topics, plus owned partitions for the
+    /// cooperative protocol (GroupScope's encoding, see [`decode_metadata`]).
+    fn metadata(&self) -> Vec<u8> {
+        let mut bytes = assignor::encode_subscription(&self.config.topics);
+        if self.cooperative() && !self.owned.is_empty() {
+            bytes.push(b';');
+            let owned: Vec<String> = self.owned.iter().map(|p| p.to_string()).collect();
+            bytes.extend(owned.join(",").into_bytes());
+        }
+        bytes
+    }
+
+    /// Rejoins (REBALANCE_IN_PROGRESS, ILLEGAL_GENERATION, …). The eager
+    /// protocol revokes every partition first; cooperative keeps them.
+    fn rejoin(&mut self, why: String) -> Vec<Effect> {
+        if !self.cooperative() {
+            self.owned.clear();
+        }
+        self.state = ClientState::Joining;
+        vec![Effect::Log(why), Effect::Send(self.join_request())]
+    }
+
+    fn fatal(&mut self, error: ErrorCode, api: &str) -> Vec<Effect> {
+        self.state = if error == ErrorCode::FencedInstanceId {
+            ClientState::Fenced
+        } else {
+            ClientState::Failed
+        };
+        self.fatal_error = Some(error);
+        self.owned.clear();
+        self.incarnation += 1;
+        let text = match error {
+            ErrorCode::FencedInstanceId => format!(
+                "{} got FENCED_INSTANCE_ID on {api}: another process registered group.instance.id={} — fatal, the consumer stops.",
+                self.config.name,
+                self.config.group_instance_id.as_ref().map_or("", |i| i.as_str())
+            ),
+            _ => format!("{} got {error} on {api}: fatal, the consumer stops.", self.config.name),
+        };
+        vec![Effect::Log(text)]
+    }
+
+    /// Handles the response to one of this incarnation's requests.
+    pub fn on_response(
+        &mut self,
+        response: Response,
+        partitions: &BTreeMap<String, u32>,
+    ) -> Vec<Effect> {
+        if !self.state.is_running() {
+            return Vec::new();
+        }
+        match response {
+            Response::JoinGroup(r) => self.on_join(r, partitions),
+            Response::SyncGroup(r) => self.on_sync(r),
+            Response::Heartbeat { error } => self.on_heartbeat(error),
+            _ => Vec::new(),
+        }
+    }
+
+    fn on_join(&mut self, r: JoinGroupResponse, partitions: &BTreeMap<String, u32>) -> Vec<Effect> {
+        let name = self.config.name.clone();
+        match r.error {
+            ErrorCode::None => {
+                if self.member_id != r.member_id {
+                    self.past_member_ids.push(r.member_id.clone());
+                }
+                self.member_id = r.member_id.clone();
+                self.generation_id = r.generation_id;
+                self.protocol_name = r.protocol_name.clone();
+                self.state = ClientState::AwaitingSync;
+                let assignments = if r.leader == r.member_id && !r.skip_assignment {
+                    self.run_assignor(&r, partitions)
+                } else {
+                    Vec::new()
+                };
+                let role = match (r.leader == r.member_id, r.skip_assignment) {
+                    (true, false) => "as leader, runs the assignor and sends the plan",
+                    (true, true) => {
+                        "as leader with skip_assignment (KIP-814): the stored plan stands"
+                    }
+                    _ => "as follower",
+                };
+                vec![
+                    Effect::Log(format!(
+                        "{name} joined generation {} {role}.",
+                        r.generation_id
+                    )),
+                    Effect::Send(Request::SyncGroup(SyncGroupRequest {
+                        member_id: self.member_id.clone(),
+                        generation_id: self.generation_id,
+                        group_instance_id: self.config.group_instance_id.clone(),
+                        protocol_type: r.protocol_type.clone(),
+                        protocol_name: r.protocol_name.clone(),
+                        assignments,
+                    })),
+                    Effect::Timer(ClientTimer::Heartbeat, self.config.heartbeat_interval_ms),
+                ]
+            }
+            ErrorCode::MemberIdRequired => {
+                self.member_id = r.member_id.clone();
+                self.past_member_ids.push(r.member_id);
+                self.rejoin(format!("{name} got MEMBER_ID_REQUIRED (KIP-394) and joins again with its new member id."))
+            }
+            ErrorCode::UnknownMemberId => {
+                self.member_id = MemberId::default();
+                self.generation_id = -1;
+                vec![
+                    Effect::Log(format!(
+                        "{name} got UNKNOWN_MEMBER_ID: resets its member id."
+                    )),
+                    Effect::Timer(ClientTimer::Rejoin, RETRY_BACKOFF_MS),
+                ]
+            }
+            ErrorCode::FencedInstanceId
+            | ErrorCode::InconsistentGroupProtocol
+            | ErrorCode::InvalidSessionTimeout
+            | ErrorCode::GroupMaxSizeReached => self.fatal(r.error, "JoinGroup"),
+            other => vec![
+                Effect::Log(format!(
+                    "{name} got {other} on JoinGroup: retries after {RETRY_BACKOFF_MS} ms."
+                )),
+                Effect::Timer(ClientTimer::Rejoin, RETRY_BACKOFF_MS),
+            ],
+        }
+    }
+
+    /// The leader's assignment (ConsumerCoordinator.onLeaderElected).
+    fn run_assignor(
+        &self,
+        r: &JoinGroupResponse,
+        partitions: &BTreeMap<String, u32>,
+    ) -> Vec<(MemberId, Vec<TopicPartition>)> {
+        let kind = r
+            .protocol_name
+            .as_deref()
+            .and_then(AssignorKind::from_name)
+            .unwrap_or(AssignorKind::Range);
+        let members: Vec<Subscription> = r
+            .members
+            .iter()
+            .map(|m| {
+                let (topics, owned) = decode_metadata(&m.metadata);
+                Subscription {
+                    member_id: m.member_id.clone(),
+                    group_instance_id: m.group_instance_id.clone(),
+                    topics,
+                    owned_partitions: owned,
+                }
+            })
+            .collect();
+        assignor::assign(kind, &members, partitions, self.ordering)
+            .into_iter()
+            .collect()
+    }
+
+    fn on_sync(&mut self, r: SyncGroupResponse) -> Vec<Effect> {
+        let name = self.config.name.clone();
+        match r.error {
+            ErrorCode::None => {
+                self.state = ClientState::Stable;
+                let revoked: Vec<TopicPartition> = self
+                    .owned
+                    .iter()
+                    .filter(|p| !r.assignment.contains(p))
+                    .cloned()
+                    .collect();
+                self.owned = r.assignment.clone();
+                let list: Vec<String> = r.assignment.iter().map(|p| p.to_string()).collect();
+                let mut effects = vec![Effect::Log(format!(
+                    "{name} consumes {} (generation {}).",
+                    if list.is_empty() {
+                        "nothing".to_string()
+                    } else {
+                        list.join(", ")
+                    },
+                    self.generation_id
+                ))];
+                if self.cooperative() && !revoked.is_empty() {
+                    // Cooperative protocol: revoke what moved, then rejoin at once.
+                    effects.extend(self.rejoin(format!(
+                        "{name} revoked {} partition(s) and rejoins (cooperative).",
+                        revoked.len()
+                    )));
+                }
+                effects
+            }
+            ErrorCode::RebalanceInProgress => self.rejoin(format!(
+                "{name} got REBALANCE_IN_PROGRESS on SyncGroup and rejoins."
+            )),
+            ErrorCode::UnknownMemberId => {
+                self.member_id = MemberId::default();
+                self.generation_id = -1;
+                self.rejoin(format!(
+                    "{name} got UNKNOWN_MEMBER_ID on SyncGroup: resets its member id and rejoins."
+                ))
+            }
+            ErrorCode::IllegalGeneration => {
+                self.generation_id = -1;
+                self.rejoin(format!(
+                    "{name} got ILLEGAL_GENERATION on SyncGroup and rejoins."
+                ))
+            }
+            ErrorCode::FencedInstanceId => self.fatal(r.error, "SyncGroup"),
+            other => self.rejoin(format!("{name} got {other} on SyncGroup and rejoins.")),
+        }
+    }
+
+    fn on_heartbeat(&mut self, error: ErrorCode) -> Vec<Effect> {
+        let name = self.config.name.clone();
+        match error {
+            ErrorCode::None => Vec::new(),
+            ErrorCode::RebalanceInProgress if self.state == ClientState::Stable => {
+                self.rejoin(format!("{name} got REBALANCE_IN_PROGRESS on Heartbeat: revokes its partitions and rejoins."))
+            }
+            ErrorCode::RebalanceInProgress => Vec::new(),
+            ErrorCode::UnknownMemberId => {
+                self.member_id = MemberId::default();
+                self.generation_id = -1;
+                self.rejoin(format!("{name} got UNKNOWN_MEMBER_ID on Heartbeat: it was removed; resets its member id and rejoins."))
+            }
+            ErrorCode::IllegalGeneration => {
+                self.generation_id = -1;
+                self.rejoin(format!("{name} got ILLEGAL_GENERATION on Heartbeat and rejoins."))
+            }
+            ErrorCode::FencedInstanceId => self.fatal(error, "Heartbeat"),
+            _ => Vec::new(),
+        }
+    }
+
+    /// A client timer fired.
+    pub fn on_timer(&mut self, timer: ClientTimer) -> Vec<Effect> {
+        match timer {
+            ClientTimer::Start => self.start(),
+            ClientTimer::Rejoin if self.state.is_running() => {
+                self.state = ClientState::Joining;
+                vec![Effect::Send(self.join_request())]
+            }
+            ClientTimer::Heartbeat
+                if matches!(self.state, ClientState::AwaitingSync | ClientState::Stable) =>
+            {
+                vec![
+                    Effect::Send(Request::Heartbeat(HeartbeatRequest {
+                        member_id: self.member_id.clone(),
+                        generation_id: self.generation_id,
+                        group_instance_id: self.config.group_instance_id.clone(),
+                    })),
+                    Effect::Timer(ClientTimer::Heartbeat, self.config.heartbeat_interval_ms),
+                ]
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// The leader notices new partitions in its metadata and rejoins
+    /// (ConsumerCoordinator: the assignment snapshot no longer matches).
+    pub fn on_metadata_change(&mut self) -> Vec<Effect> {
+        if self.state == ClientState::Stable {
+            let name = self.config.name.clone();
+            self.rejoin(format!(
+                "{name} (the leader) sees new partitions in the metadata and rejoins."
+            ))
+        } else {
+            Vec::new()
+        }
+    }
+}
+
+/// Splits metadata into topics and, for the cooperative protocol, owned partitions.
+pub fn decode_metadata(bytes: &[u8]) -> (Vec<String>, Vec<TopicPartition>) {
+    match bytes.iter().position(|&b| b == b';') {
+        None => (assignor::decode_subscription(bytes), Vec::new()),
+        Some(i) => {
+            let owned = String::from_utf8_lossy(&bytes[i + 1..])
+                .split(',')
+                .filter_map(TopicPartition::parse)
+                .collect();
+            (assignor::decode_subscription(&bytes[..i]), owned)
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! Run metrics (scenario-format.md, the summary line): rebalances, partition
+//! moves between consecutive generations, partition-unavailable time, fenced
+//! consumers — overall and per consumer.
+
+use super::client::Client;
+use crate::coordinator::{EventKind, Group, GroupState, TopicPartition};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Per-consumer figures.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ConsumerMetrics {
+    /// Partitions this consumer gained from another consumer.
+    pub partitions_gained: u64,
+    /// Partitions taken from this consumer and given to another (or nobody).
+    pub partitions_lost: u64,
+    /// Virtual ms this consumer's assigned partitions sat unconsumed.
+    pub unavailable_ms: u64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Metrics {
+    /// Times the group entered PreparingRebalance.
+    pub rebalances: u64,
+    /// Partitions whose owning consumer (by name) changed between consecutive
+    /// generations' assignments.
+    pub partition_moves: u64,
+    /// Summed over partitions: virtual ms with no running consumer holding it.
+    pub partition_unavailable_ms: u64,
+    /// Consumers stopped by FENCED_INSTANCE_ID, in order.
+    pub fenced: Vec<String>,
+    pub per_consumer: BTreeMap<String, ConsumerMetrics>,
+    /// Per partition: unavailable ms so far.
+    pub per_partition_unavailable_ms: BTreeMap<TopicPartition, u64>,
+    /// The owner (consumer name) of each partition in the last stored assignment.
+    pub last_owners: BTreeMap<TopicPartition, String>,
+    /// The partitions that moved in the last stored assignment.
+    pub last_moved: Vec<TopicPartition>,
+    pub last_assignment_generation: i32,
+}
+
+impl Metrics {
+    pub fn new(clients: &[Client]) -> Self {
+        let per_consumer = clients
+            .iter()
+            .map(|c| (c.config.name.clone(), ConsumerMetrics::default()))
+            .collect();
+        Metrics {
+            per_consumer,
+            last_assignment_generation: -1,
+            ..Metrics::default()
+        }
+    }
+
+    /// Adds `dt` ms for every partition no running consumer holds.
+    pub fn account_unavailability(
+        &mut self,
+        topics: &BTreeMap<String, u32>,
+        clients: &[Client],
+        dt: u64,
+    ) {
+        let mut held: BTreeMap<&TopicPartition, ()> = BTreeMap::new();
+        for c in clients.iter().filter(|c| c.state.is_running()) {
+            for p in &c.owned {
+                held.insert(p, ());
+            }
+        }
+        for (topic, &n) in topics {
+            for partition in 0..n {
+                let tp = TopicPartition::new(topic.clone(), partition);
+                if held.contains_key(&tp) {
+                    continue;
+                }
+                self.partition_unavailable_ms += dt;
+                if let Some(owner) = self.last_owners.get(&tp) {
+                    if let Some(m) = self.per_consumer.get_mut(owner) {
+                        m.unavailable_ms += dt;
+                    }
+                }
+                *self.per_partition_unavailable_ms.entry(tp).or_insert(0) += dt;
+            }
+        }
+    }
+
+    /// Updates counters from a coordinator event.
+    pub fn on_coordinator_event(
+        &mut self,
+        kind: &EventKind,
+        group: Option<&Group>,
+        clients: &[Client],
+    ) {
+        match kind {
+            EventKind::StateChanged {
+                to: GroupState::PreparingRebalance,
+                ..
+            } => self.rebalances += 1,
+            EventKind::AssignmentStored { generation_id } => {
+                if let Some(g) = group {
+                    self.record_assignment(*generation_id, g, clients);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn record_assignment(&mut self, generation_id: i32, group: &Group, clients: &[Client]) {
+        let mut owners = BTreeMap::new();
+        for m in &group.members {
+            let Some(c) = clients
+                .iter()
+                .find(|c| c.member_id == m.member_id || c.past_member_ids.contains(&m.member_id))
+            else {
+                continue;
+            };
+            for p in &m.assignment {
+                owners.insert(p.clone(), c.config.name.clone());
+            }
+        }
+        self.last_moved.clear();
+        for (p, old) in &self.last_owners {
+            let new = owners.get(p);
+            if new != Some(old) {
+                self.partition_moves += 1;
+                self.last_moved.push(p.clone());
+                self.per_consumer
+                    .entry(old.clone())
+                    .or_default()
+                    .partitions_lost += 1;
+                if let Some(n) = new {
+                    self.per_consumer
+                        .entry(n.clone())
+                        .or_default()
+                        .partitions_gained += 1;
+                }
+            }
+        }
+        self.last_owners = owners;
+        self.last_assignment_generation = generation_id;
+    }
+}

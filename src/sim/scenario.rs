@@ -1,0 +1,322 @@
+//! Simulation scenarios (scenario-format.md "Simulation scenarios"): builds a
+//! [`World`] from a scenario file, runs it, and prints the trace with its
+//! closing `summary` line.
+
+use super::client::{Client, ClientConfig};
+use super::{Action, SimSettings, World, DEFAULT_END_MS};
+use crate::assignor::{AssignorKind, MemberOrdering};
+use crate::coordinator::GroupInstanceId;
+use crate::scenario::model::{ActionStep, ConsumerSpec, ScenarioFile};
+use crate::scenario::{coordinator_config, ScenarioError};
+use serde_json::{json, Value};
+use std::collections::BTreeSet;
+
+/// Kafka's `heartbeat.interval.ms` default.
+pub const DEFAULT_HEARTBEAT_INTERVAL_MS: u64 = 3000;
+/// A bound on steps for one CLI run, far above any scenario's needs.
+pub const MAX_STEPS: u64 = 20_000_000;
+
+/// Checks a simulation scenario beyond its types.
+pub fn validate(file: &ScenarioFile) -> Result<(), ScenarioError> {
+    if file.requests.is_some() {
+        return Err(ScenarioError::new(
+            "requests",
+            "a simulation scenario has \"actions\", not \"requests\"",
+        ));
+    }
+    let consumers = file.consumers.as_deref().unwrap_or(&[]);
+    let names = consumer_names(file)?;
+    for (i, c) in consumers.iter().enumerate() {
+        validate_consumer(c, &format!("consumers[{i}]"), file)?;
+    }
+    let actions = file.actions.as_deref().unwrap_or(&[]);
+    let mut last = 0;
+    for (i, a) in actions.iter().enumerate() {
+        let at = format!("actions[{i}]");
+        if a.at_ms < last {
+            return Err(ScenarioError::new(
+                format!("{at}.at_ms"),
+                format!("{} is earlier than the previous action's at_ms {last}; at_ms must not decrease", a.at_ms),
+            ));
+        }
+        last = a.at_ms;
+        action_of(a, &at, &names, file)?;
+    }
+    Ok(())
+}
+
+fn consumer_names(file: &ScenarioFile) -> Result<BTreeSet<String>, ScenarioError> {
+    let mut names = BTreeSet::new();
+    let mut iids = BTreeSet::new();
+    for (i, c) in file.consumers.as_deref().unwrap_or(&[]).iter().enumerate() {
+        if c.name.is_empty() {
+            return Err(ScenarioError::new(
+                format!("consumers[{i}].name"),
+                "expected a non-empty name",
+            ));
+        }
+        if !names.insert(c.name.clone()) {
+            return Err(ScenarioError::new(
+                format!("consumers[{i}].name"),
+                format!("duplicate consumer name {:?}", c.name),
+            ));
+        }
+        if let Some(iid) = &c.group_instance_id {
+            if !iids.insert(iid.clone()) {
+                // Allowed: this is how a duplicate instance id is staged. Nothing to check.
+            }
+        }
+    }
+    Ok(names)
+}
+
+fn validate_consumer(c: &ConsumerSpec, at: &str, file: &ScenarioFile) -> Result<(), ScenarioError> {
+    if c.group_instance_id.as_deref() == Some("") {
+        return Err(ScenarioError::new(
+            format!("{at}.group_instance_id"),
+            "expected a non-empty instance id, or null for a dynamic consumer",
+        ));
+    }
+    if c.threads == Some(0) {
+        return Err(ScenarioError::new(
+            format!("{at}.threads"),
+            "expected at least 1",
+        ));
+    }
+    if c.heartbeat_interval_ms == Some(0) {
+        return Err(ScenarioError::new(
+            format!("{at}.heartbeat_interval_ms"),
+            "expected at least 1 ms",
+        ));
+    }
+    for (k, a) in c.assignors.as_deref().unwrap_or(&[]).iter().enumerate() {
+        if AssignorKind::from_name(a).is_none() {
+            return Err(ScenarioError::new(
+                format!("{at}.assignors[{k}]"),
+                format!("unknown assignor {a:?}; expected one of \"range\", \"roundrobin\", \"cooperative-sticky\""),
+            ));
+        }
+    }
+    if c.assignors.as_ref().is_some_and(|a| a.is_empty()) {
+        return Err(ScenarioError::new(
+            format!("{at}.assignors"),
+            "expected at least one assignor",
+        ));
+    }
+    for (k, t) in c.topics.as_deref().unwrap_or(&[]).iter().enumerate() {
+        if !file.topics.iter().any(|x| &x.name == t) {
+            return Err(ScenarioError::new(
+                format!("{at}.topics[{k}]"),
+                format!("unknown topic {t:?}: list it under \"topics\""),
+            ));
+        }
+    }
+    if let Some(v) = c.version {
+        if !(0..=9).contains(&v) || (c.group_instance_id.is_some() && v < 5) {
+            return Err(ScenarioError::new(
+                format!("{at}.version"),
+                "expected 0..=9, and at least 5 for a static consumer",
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn known(name: &str, path: &str, names: &BTreeSet<String>) -> Result<String, ScenarioError> {
+    if names.contains(name) {
+        Ok(name.to_string())
+    } else {
+        Err(ScenarioError::new(
+            path,
+            format!("unknown consumer {name:?}: list it under \"consumers\""),
+        ))
+    }
+}
+
+fn action_of(
+    a: &ActionStep,
+    at: &str,
+    names: &BTreeSet<String>,
+    file: &ScenarioFile,
+) -> Result<Action, ScenarioError> {
+    let mut found = Vec::new();
+    if let Some(n) = &a.start {
+        found.push(Action::Start(known(n, &format!("{at}.start"), names)?));
+    }
+    if let Some(n) = &a.restart {
+        found.push(Action::Restart {
+            names: known(n, &format!("{at}.restart"), names)?,
+            down_ms: a.down_ms.unwrap_or(0),
+        });
+    } else if a.down_ms.is_some() {
+        return Err(ScenarioError::new(
+            format!("{at}.down_ms"),
+            "down_ms belongs to a \"restart\" action",
+        ));
+    }
+    if let Some(n) = &a.crash {
+        found.push(Action::Crash(known(n, &format!("{at}.crash"), names)?));
+    }
+    if let Some(n) = &a.close {
+        found.push(Action::Close(known(n, &format!("{at}.close"), names)?));
+    }
+    if let Some(list) = &a.admin_remove {
+        let mut checked = Vec::new();
+        for (k, n) in list.iter().enumerate() {
+            checked.push(known(n, &format!("{at}.admin_remove[{k}]"), names)?);
+        }
+        found.push(Action::AdminRemove(checked));
+    }
+    if let Some(p) = &a.add_partitions {
+        if !file.topics.iter().any(|t| t.name == p.topic) {
+            return Err(ScenarioError::new(
+                format!("{at}.add_partitions.topic"),
+                format!("unknown topic {:?}", p.topic),
+            ));
+        }
+        found.push(Action::AddPartitions {
+            topic: p.topic.clone(),
+            partitions: p.partitions,
+        });
+    }
+    if a.force_rebalance.is_some() {
+        found.push(Action::ForceRebalance);
+    }
+    if a.end.is_some() {
+        found.push(Action::End);
+    }
+    if found.len() != 1 {
+        return Err(ScenarioError::new(
+            at,
+            "expected exactly one of start, restart, crash, close, admin_remove, add_partitions, force_rebalance, end",
+        ));
+    }
+    Ok(found.remove(0))
+}
+
+/// The consumers of a scenario; a Streams entry with `threads: N` gives N.
+pub fn clients_of(file: &ScenarioFile) -> Vec<Client> {
+    let ordering = match file
+        .client
+        .as_ref()
+        .and_then(|c| c.range_ordering.as_deref())
+    {
+        Some("2.3") => MemberOrdering::MemberIdOnly,
+        _ => MemberOrdering::InstanceIdFirst,
+    };
+    let all_topics: Vec<String> = file.topics.iter().map(|t| t.name.clone()).collect();
+    let mut clients = Vec::new();
+    for c in file.consumers.as_deref().unwrap_or(&[]) {
+        let base = ClientConfig {
+            name: c.name.clone(),
+            group_instance_id: c.group_instance_id.as_deref().map(GroupInstanceId::from),
+            client_id: c.client_id.clone().unwrap_or_else(|| c.name.clone()),
+            session_timeout_ms: c
+                .session_timeout_ms
+                .unwrap_or(file.config.session_timeout_ms),
+            heartbeat_interval_ms: c
+                .heartbeat_interval_ms
+                .unwrap_or(DEFAULT_HEARTBEAT_INTERVAL_MS),
+            rebalance_timeout_ms: c
+                .rebalance_timeout_ms
+                .unwrap_or(file.config.rebalance_timeout_ms),
+            assignors: c
+                .assignors
+                .as_deref()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|n| AssignorKind::from_name(n))
+                        .collect()
+                })
+                .unwrap_or_else(|| vec![AssignorKind::Range]),
+            topics: c.topics.clone().unwrap_or_else(|| all_topics.clone()),
+            leave_group_on_close: c
+                .leave_group_on_close
+                .unwrap_or(c.group_instance_id.is_none()),
+            version: c.version.unwrap_or(9),
+            streams_instance: None,
+        };
+        match c.threads {
+            None => clients.push(Client::new(base, ordering)),
+            Some(n) => {
+                for t in 1..=n {
+                    // Kafka Streams: groupInstanceId + "-" + threadIdx (StreamsConfig).
+                    let mut cfg = base.clone();
+                    cfg.name = format!("{}-{t}", c.name);
+                    cfg.client_id = format!("{}-StreamThread-{t}-consumer", base.client_id);
+                    cfg.group_instance_id = base
+                        .group_instance_id
+                        .as_ref()
+                        .map(|i| GroupInstanceId(format!("{i}-{t}")));
+                    cfg.streams_instance = Some(c.name.clone());
+                    clients.push(Client::new(cfg, ordering));
+                }
+            }
+        }
+    }
+    clients
+}
+
+/// Builds the world a simulation scenario describes, at t=0.
+pub fn world_of(file: &ScenarioFile, seed: u64) -> Result<World, ScenarioError> {
+    let names: BTreeSet<String> = file
+        .consumers
+        .as_deref()
+        .unwrap_or(&[])
+        .iter()
+        .map(|c| c.name.clone())
+        .collect();
+    let steps = file.actions.as_deref().unwrap_or(&[]);
+    let mut actions = Vec::new();
+    for (i, a) in steps.iter().enumerate() {
+        actions.push((
+            a.at_ms,
+            action_of(a, &format!("actions[{i}]"), &names, file)?,
+        ));
+    }
+    let end_ms = steps
+        .iter()
+        .find(|a| a.end.is_some())
+        .map_or(DEFAULT_END_MS, |a| a.at_ms);
+    let settings = SimSettings {
+        coordinator: coordinator_config(file),
+        seed,
+        latency_ms: file.network.as_ref().map_or(0, |n| n.latency_ms),
+        topics: file
+            .topics
+            .iter()
+            .map(|t| (t.name.clone(), t.partitions))
+            .collect(),
+        end_ms,
+        action_ids: steps.iter().map(|a| a.id.clone()).collect(),
+    };
+    Ok(World::new(settings, clients_of(file), actions))
+}
+
+/// Runs a simulation scenario to its end and returns the trace.
+pub fn run(file: &ScenarioFile, seed: u64) -> Result<Vec<Value>, ScenarioError> {
+    let mut world = world_of(file, seed)?;
+    let mut steps = 0;
+    while steps < MAX_STEPS && world.step() {
+        steps += 1;
+    }
+    let mut trace = std::mem::take(&mut world.trace);
+    trace.push(summary_line(&world));
+    Ok(trace)
+}
+
+/// The closing `summary` line.
+pub fn summary_line(world: &World) -> Value {
+    let m = &world.metrics;
+    json!({
+        "type": "summary",
+        "at_ms": world.now_ms,
+        "rebalances": m.rebalances,
+        "generation_id": world.coordinator.group().map_or(-1, |g| g.generation_id),
+        "partition_moves": m.partition_moves,
+        "partition_unavailable_ms": m.partition_unavailable_ms,
+        "fenced": m.fenced,
+        "violations": world.violations,
+        "per_consumer": m.per_consumer,
+    })
+}

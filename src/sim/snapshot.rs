@@ -1,0 +1,269 @@
+//! An immutable view of the world for the UI: everything a panel draws,
+//! with member ids already mapped to consumer names.
+
+use super::client::ClientState;
+use super::metrics::Metrics;
+use super::world::{SimEvent, World};
+use super::LogEntry;
+use crate::coordinator::{ErrorCode, GroupState, Request, Response, TimerKey, TopicPartition};
+
+/// One row of the instance-id → member-id map.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InstanceRow {
+    pub instance_id: String,
+    pub member_id: String,
+    pub consumer: Option<String>,
+    /// Earlier member ids of this instance, oldest first (each fenced when replaced).
+    pub history: Vec<String>,
+}
+
+/// One consumer card.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConsumerView {
+    pub index: usize,
+    pub name: String,
+    pub instance_id: Option<String>,
+    pub member_id: String,
+    pub state: ClientState,
+    pub fatal_error: Option<ErrorCode>,
+    pub owned: Vec<TopicPartition>,
+    pub is_leader: bool,
+    /// When the coordinator will expire this member's session, if it is a member.
+    pub session_deadline_ms: Option<u64>,
+    pub session_armed_at_ms: Option<u64>,
+    pub session_timeout_ms: u64,
+    pub heartbeat_interval_ms: u64,
+    pub streams_instance: Option<String>,
+    pub in_group: bool,
+}
+
+/// One cell of the assignment grid.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PartitionView {
+    pub partition: TopicPartition,
+    /// The consumer the stored assignment gives it to.
+    pub owner: Option<String>,
+    /// True while a running consumer actually holds it.
+    pub consuming: bool,
+    pub moved: bool,
+    pub unavailable_ms: u64,
+}
+
+/// A message on the wire.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MessageView {
+    pub consumer: Option<String>,
+    pub to_coordinator: bool,
+    pub api: &'static str,
+    pub error: Option<ErrorCode>,
+    pub sent_at_ms: u64,
+    pub arrives_at_ms: u64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Snapshot {
+    pub now_ms: u64,
+    pub steps: u64,
+    pub ended: bool,
+    pub next_event_ms: Option<u64>,
+    pub state: GroupState,
+    pub generation_id: i32,
+    pub leader: Option<String>,
+    pub leader_name: Option<String>,
+    pub protocol_name: Option<String>,
+    pub instances: Vec<InstanceRow>,
+    pub pending_members: Vec<String>,
+    pub consumers: Vec<ConsumerView>,
+    pub partitions: Vec<PartitionView>,
+    pub messages: Vec<MessageView>,
+    pub metrics: Metrics,
+    pub violations: Vec<String>,
+    pub join_deadline_ms: Option<u64>,
+    pub log_len: usize,
+}
+
+impl World {
+    /// The name of the consumer that has (or had) this member id.
+    pub fn name_of(&self, member_id: &str) -> Option<String> {
+        self.client_of(&member_id.into())
+            .map(|c| self.clients[c].config.name.clone())
+    }
+
+    /// The log entries from `from` on (the UI keeps the rest).
+    pub fn log_since(&self, from: usize) -> &[LogEntry] {
+        &self.log[from.min(self.log.len())..]
+    }
+
+    /// An immutable view for the UI.
+    pub fn snapshot(&self) -> Snapshot {
+        let g = self.coordinator.group();
+        let leader = g.and_then(|g| g.leader_id.as_ref()).map(|l| l.0.clone());
+        Snapshot {
+            now_ms: self.now_ms,
+            steps: self.steps,
+            ended: self.ended,
+            next_event_ms: self.next_event_ms(),
+            state: g.map_or(GroupState::Dead, |g| g.state),
+            generation_id: g.map_or(-1, |g| g.generation_id),
+            leader_name: leader.as_deref().and_then(|l| self.name_of(l)),
+            leader,
+            protocol_name: g.and_then(|g| g.protocol_name.clone()),
+            instances: self.instance_rows(),
+            pending_members: g
+                .map(|g| g.pending_members.iter().map(|m| m.0.clone()).collect())
+                .unwrap_or_default(),
+            consumers: self.consumer_views(),
+            partitions: self.partition_views(),
+            messages: self.message_views(),
+            metrics: self.metrics.clone(),
+            violations: self.violations.clone(),
+            join_deadline_ms: self
+                .coordinator
+                .timer(&TimerKey::Join)
+                .map(|t| t.deadline_ms),
+            log_len: self.log.len(),
+        }
+    }
+
+    fn instance_rows(&self) -> Vec<InstanceRow> {
+        let Some(g) = self.coordinator.group() else {
+            return Vec::new();
+        };
+        let mut rows: Vec<InstanceRow> = g
+            .static_members
+            .iter()
+            .map(|(iid, mid)| InstanceRow {
+                instance_id: iid.0.clone(),
+                member_id: mid.0.clone(),
+                consumer: self.name_of(mid.as_str()),
+                history: self
+                    .instance_history
+                    .get(iid)
+                    .map(|h| h.iter().map(|m| m.0.clone()).collect())
+                    .unwrap_or_default(),
+            })
+            .collect();
+        // Instances that left keep their history row, with no current member.
+        for (iid, h) in &self.instance_history {
+            if !g.static_members.contains_key(iid) {
+                rows.push(InstanceRow {
+                    instance_id: iid.0.clone(),
+                    member_id: String::new(),
+                    consumer: h.last().and_then(|m| self.name_of(m.as_str())),
+                    history: h.iter().map(|m| m.0.clone()).collect(),
+                });
+            }
+        }
+        rows
+    }
+
+    fn consumer_views(&self) -> Vec<ConsumerView> {
+        let g = self.coordinator.group();
+        self.clients
+            .iter()
+            .enumerate()
+            .map(|(index, c)| {
+                let timer = self
+                    .coordinator
+                    .timer(&TimerKey::Heartbeat(c.member_id.clone()));
+                let in_group = g.is_some_and(|g| !c.member_id.is_empty() && g.has(&c.member_id));
+                ConsumerView {
+                    index,
+                    name: c.config.name.clone(),
+                    instance_id: c.config.group_instance_id.as_ref().map(|i| i.0.clone()),
+                    member_id: c.member_id.0.clone(),
+                    state: c.state,
+                    fatal_error: c.fatal_error,
+                    owned: c.owned.clone(),
+                    is_leader: in_group && g.is_some_and(|g| g.is_leader(&c.member_id)),
+                    session_deadline_ms: timer.filter(|_| in_group).map(|t| t.deadline_ms),
+                    session_armed_at_ms: timer.filter(|_| in_group).map(|t| t.armed_at_ms),
+                    session_timeout_ms: c.config.session_timeout_ms,
+                    heartbeat_interval_ms: c.config.heartbeat_interval_ms,
+                    streams_instance: c.config.streams_instance.clone(),
+                    in_group,
+                }
+            })
+            .collect()
+    }
+
+    fn partition_views(&self) -> Vec<PartitionView> {
+        let mut out = Vec::new();
+        let g = self.coordinator.group();
+        for (topic, &n) in &self.topics {
+            for partition in 0..n {
+                let tp = TopicPartition::new(topic.clone(), partition);
+                let owner = g
+                    .and_then(|g| g.members.iter().find(|m| m.assignment.contains(&tp)))
+                    .and_then(|m| self.name_of(m.member_id.as_str()));
+                let consuming = self
+                    .clients
+                    .iter()
+                    .any(|c| c.state.is_running() && c.owned.contains(&tp));
+                out.push(PartitionView {
+                    moved: self.metrics.last_moved.contains(&tp),
+                    unavailable_ms: self
+                        .metrics
+                        .per_partition_unavailable_ms
+                        .get(&tp)
+                        .copied()
+                        .unwrap_or(0),
+                    partition: tp,
+                    owner,
+                    consuming,
+                });
+            }
+        }
+        out
+    }
+
+    fn message_views(&self) -> Vec<MessageView> {
+        let mut out = Vec::new();
+        for (at, event) in self.in_flight() {
+            let view = match event {
+                SimEvent::ToCoordinator {
+                    request_id,
+                    request,
+                } => {
+                    let info = self.requests.get(request_id);
+                    let consumer = info
+                        .and_then(|i| i.key.split('/').next())
+                        .map(str::to_string);
+                    MessageView {
+                        consumer: consumer.filter(|c| c != "admin"),
+                        to_coordinator: true,
+                        api: request_api(request),
+                        error: None,
+                        sent_at_ms: info.map_or(*at, |i| i.sent_at_ms),
+                        arrives_at_ms: *at,
+                    }
+                }
+                SimEvent::ToClient {
+                    index, response, ..
+                } => MessageView {
+                    consumer: Some(self.clients[*index].config.name.clone()),
+                    to_coordinator: false,
+                    api: response.api(),
+                    error: Some(response.error()),
+                    sent_at_ms: at.saturating_sub(self.settings.latency_ms),
+                    arrives_at_ms: *at,
+                },
+                SimEvent::ToAdmin { response, .. } => MessageView {
+                    consumer: None,
+                    to_coordinator: false,
+                    api: Response::api(response),
+                    error: Some(response.error()),
+                    sent_at_ms: at.saturating_sub(self.settings.latency_ms),
+                    arrives_at_ms: *at,
+                },
+                _ => continue,
+            };
+            out.push(view);
+        }
+        out
+    }
+}
+
+fn request_api(r: &Request) -> &'static str {
+    r.api()
+}

@@ -1,0 +1,175 @@
+//! Native tests of the reducer.
+
+use super::*;
+
+fn app() -> AppState {
+    AppState::new(Some("kip345-restart"))
+}
+
+fn run(mut s: AppState, msgs: impl IntoIterator<Item = Msg>) -> AppState {
+    for m in msgs {
+        s = s.reduce(m);
+    }
+    s
+}
+
+#[test]
+fn the_default_page_opens_kip345_restart_paused_at_zero() {
+    let s = AppState::new(None);
+    assert_eq!(s.preset.as_deref(), Some("kip345-restart"));
+    assert_eq!((s.world.now_ms, s.world.steps, s.playing), (0, 0, false));
+    assert!(s.error.is_none());
+}
+
+#[test]
+fn an_unknown_preset_opens_the_default_and_says_so() {
+    let s = AppState::new(Some("nope"));
+    assert_eq!(s.preset.as_deref(), Some("kip345-restart"));
+    assert!(s.error.as_deref().unwrap().contains("nope"));
+}
+
+#[test]
+fn step_runs_exactly_one_event_and_step_back_returns_to_the_same_world() {
+    let s = run(app(), std::iter::repeat_n(Msg::Step, 25));
+    assert_eq!(s.world.steps, 25);
+    let at_24 = run(app(), std::iter::repeat_n(Msg::Step, 24));
+    let back = s.reduce(Msg::StepBack);
+    assert_eq!(back.world.steps, 24);
+    assert_eq!(back.world.now_ms, at_24.world.now_ms);
+    assert_eq!(back.world.snapshot(), at_24.world.snapshot());
+}
+
+#[test]
+fn next_state_stops_at_the_first_state_or_generation_change() {
+    let s = app()
+        .reduce(Msg::Step)
+        .reduce(Msg::Step)
+        .reduce(Msg::Step)
+        .reduce(Msg::Step);
+    let before = (s.world.snapshot_state(), s.world.generation());
+    let s = s.reduce(Msg::NextState);
+    assert_ne!((s.world.snapshot_state(), s.world.generation()), before);
+    assert!(s.last_transition.is_some());
+}
+
+#[test]
+fn playing_advances_virtual_time_by_speed_times_real_time() {
+    let s = app()
+        .reduce(Msg::SetSpeed(2000))
+        .reduce(Msg::TogglePlay)
+        .reduce(Msg::Tick { real_ms: 500 });
+    assert_eq!(s.world.now_ms, 1000);
+    let s = s.reduce(Msg::Pause).reduce(Msg::Tick { real_ms: 500 });
+    assert_eq!(s.world.now_ms, 1000, "a paused app ignores ticks");
+}
+
+#[test]
+fn the_whole_kip345_preset_plays_to_its_end_without_a_rebalance_after_the_first() {
+    let mut s = app().reduce(Msg::SetSpeed(120_000)).reduce(Msg::TogglePlay);
+    for _ in 0..100 {
+        s = s.reduce(Msg::Tick { real_ms: 100 });
+    }
+    assert!(s.world.ended);
+    assert_eq!(s.world.metrics.rebalances, 1);
+    assert_eq!(s.world.generation(), 1);
+    assert!(!s.playing, "play stops at the end");
+}
+
+#[test]
+fn added_consumers_take_the_next_free_letter_and_join() {
+    let s = run(
+        app(),
+        [
+            Msg::User(UserAction::AddConsumer { is_static: true }),
+            Msg::User(UserAction::AddConsumer { is_static: false }),
+        ],
+    );
+    let names: Vec<&str> = s
+        .world
+        .clients
+        .iter()
+        .map(|c| c.config.name.as_str())
+        .collect();
+    assert_eq!(names, vec!["A", "B", "C", "D", "E"]);
+    assert_eq!(
+        s.world.clients[3]
+            .config
+            .group_instance_id
+            .as_ref()
+            .map(|i| i.as_str()),
+        Some("D")
+    );
+    assert!(s.world.clients[4].config.group_instance_id.is_none());
+    let mut s = s.reduce(Msg::SetSpeed(60_000)).reduce(Msg::TogglePlay);
+    for _ in 0..5 {
+        s = s.reduce(Msg::Tick { real_ms: 100 });
+    }
+    assert_eq!(s.world.coordinator.group().unwrap().members.len(), 5);
+}
+
+#[test]
+fn user_actions_are_replayed_when_stepping_back() {
+    let s = run(app(), std::iter::repeat_n(Msg::Step, 30));
+    let s = s.reduce(Msg::User(UserAction::Crash("B".into())));
+    let s = run(s, std::iter::repeat_n(Msg::Step, 10));
+    let forward = s.world.snapshot();
+    let s = s.reduce(Msg::StepBack).reduce(Msg::Step);
+    assert_eq!(s.world.snapshot(), forward);
+}
+
+#[test]
+fn bad_settings_are_rejected_in_place_naming_the_field_and_nothing_changes() {
+    let s = run(app(), std::iter::repeat_n(Msg::Step, 10));
+    let steps = s.world.steps;
+    let mut form = s.settings.clone();
+    form.session_timeout_ms = "100".into();
+    let s = s.reduce(Msg::ApplySettings(form));
+    let e = s.settings_error.clone().unwrap();
+    assert_eq!(e.field, "session_timeout_ms");
+    assert!(
+        e.message.contains("6000") && e.message.contains("1800000"),
+        "{}",
+        e.message
+    );
+    assert_eq!(s.world.steps, steps, "the run is untouched");
+    assert_eq!(s.settings.session_timeout_ms, "30000");
+}
+
+#[test]
+fn good_settings_restart_the_scenario_with_the_new_values() {
+    let mut form = app().settings.clone();
+    form.session_timeout_ms = "12000".into();
+    form.assignor = "roundrobin".into();
+    let s = app().reduce(Msg::Step).reduce(Msg::ApplySettings(form));
+    assert!(s.settings_error.is_none());
+    assert_eq!(s.world.steps, 0);
+    assert!(s
+        .world
+        .clients
+        .iter()
+        .all(|c| c.config.session_timeout_ms == 12000));
+    assert!(s
+        .world
+        .clients
+        .iter()
+        .all(|c| c.config.assignors == vec![AssignorKind::RoundRobin]));
+}
+
+#[test]
+fn removing_a_dynamic_consumer_by_instance_id_is_refused_with_a_reason() {
+    let s = app().reduce(Msg::User(UserAction::AddConsumer { is_static: false }));
+    let s = s.reduce(Msg::User(UserAction::Remove(vec!["D".into()])));
+    assert!(s.error.as_deref().unwrap().contains("dynamic"));
+}
+
+#[test]
+fn the_log_filter_matches_text_consumer_names_and_rule_ids() {
+    let mut s = app().reduce(Msg::SetSpeed(120_000)).reduce(Msg::TogglePlay);
+    for _ in 0..10 {
+        s = s.reduce(Msg::Tick { real_ms: 100 });
+    }
+    let all = s.filtered_log().len();
+    let s = s.reduce(Msg::SetLogFilter("kip345".into()));
+    let some = s.filtered_log().len();
+    assert!(some > 0 && some < all, "{some} of {all}");
+}
