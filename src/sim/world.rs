@@ -11,6 +11,9 @@ use crate::scenario::trace;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
+/// How many delivered messages the world remembers for the message flow.
+pub const RECENT_MESSAGES: usize = 200;
+
 /// Who sent a request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sender {
@@ -81,6 +84,8 @@ pub struct World {
     pub(super) topics: BTreeMap<String, u32>,
     /// The topic metadata the leader planned the last assignment with.
     pub topics_at_assignment: BTreeMap<String, u32>,
+    /// The most recent delivered messages, oldest first (for the message flow).
+    pub recent_messages: std::collections::VecDeque<super::snapshot::MessageView>,
     /// Per group.instance.id, the member ids it had before the current one (fenced).
     pub instance_history: BTreeMap<GroupInstanceId, Vec<MemberId>>,
 }
@@ -111,6 +116,7 @@ impl World {
             ended: false,
             topics_at_assignment: BTreeMap::new(),
             instance_history: BTreeMap::new(),
+            recent_messages: std::collections::VecDeque::new(),
             topics,
         };
         for (at_ms, action) in actions {
@@ -236,6 +242,7 @@ impl World {
                 request_id,
                 request,
             } => {
+                self.remember_request(request_id, &request);
                 self.coordinator
                     .handle_request(self.now_ms, request_id, request);
                 self.drain_coordinator();
@@ -246,6 +253,14 @@ impl World {
                 response,
                 ..
             } => {
+                self.remember(super::snapshot::MessageView {
+                    consumer: Some(self.clients[index].config.name.clone()),
+                    to_coordinator: false,
+                    api: response.api(),
+                    error: Some(response.error()),
+                    sent_at_ms: self.now_ms.saturating_sub(self.settings.latency_ms),
+                    arrives_at_ms: self.now_ms,
+                });
                 if self.clients[index].incarnation == incarnation {
                     let effects = self.clients[index].on_response(response, &self.topics);
                     self.apply_effects(index, effects);
@@ -630,6 +645,35 @@ impl World {
             text,
             source: "client",
         });
+    }
+
+    fn remember_request(&mut self, request_id: RequestId, request: &Request) {
+        let Some(info) = self.requests.get(&request_id) else {
+            return;
+        };
+        let consumer = info
+            .key
+            .split('/')
+            .next()
+            .filter(|c| *c != "admin")
+            .map(str::to_string);
+        let sent_at_ms = info.sent_at_ms;
+        self.remember(super::snapshot::MessageView {
+            consumer,
+            to_coordinator: true,
+            api: request.api(),
+            error: None,
+            sent_at_ms,
+            arrives_at_ms: self.now_ms,
+        });
+    }
+
+    /// Keeps the last [`RECENT_MESSAGES`] delivered messages.
+    fn remember(&mut self, m: super::snapshot::MessageView) {
+        if self.recent_messages.len() == RECENT_MESSAGES {
+            self.recent_messages.pop_front();
+        }
+        self.recent_messages.push_back(m);
     }
 
     /// Requests sent but not yet answered (including those parked at the coordinator).

@@ -101,7 +101,7 @@ pub struct AppState {
     pub world: World,
     /// `(steps when injected, action)`, in order.
     pub user_actions: Vec<(u64, UserAction)>,
-    checkpoints: Vec<World>,
+    checkpoints: Vec<Rc<World>>,
     pub playing: bool,
     pub speed: u64,
     /// The message of `error-banner`, while shown.
@@ -143,7 +143,7 @@ impl AppState {
         AppState {
             preset,
             scenario,
-            checkpoints: vec![world.clone()],
+            checkpoints: vec![Rc::new(world.clone())],
             world,
             user_actions: Vec::new(),
             playing: false,
@@ -160,6 +160,13 @@ impl AppState {
 
     /// Applies one message and returns the new state (the reducer).
     pub fn reduce(mut self, msg: Msg) -> Self {
+        self.update(msg);
+        self
+    }
+
+    /// Applies one message in place (what the browser store calls, so the
+    /// world is never copied just to be replaced).
+    pub fn update(&mut self, msg: Msg) {
         self.notice = None;
         match msg {
             Msg::Step => {
@@ -173,7 +180,7 @@ impl AppState {
             Msg::NextState => self.next_state(),
             Msg::Reset => {
                 let keep = (self.speed, self.preset.clone());
-                self = Self::with_scenario(self.scenario.clone(), keep.1);
+                *self = Self::with_scenario(self.scenario.clone(), keep.1);
                 self.speed = keep.0;
             }
             Msg::TogglePlay => self.playing = !self.playing && !self.world.ended,
@@ -181,11 +188,11 @@ impl AppState {
             Msg::Tick { real_ms } => self.tick(real_ms),
             Msg::SetSpeed(s) => self.speed = s.clamp(100, 120_000),
             Msg::LoadPreset(id) => match presets::preset(&id) {
-                Some(s) => self = Self::with_scenario(s, Some(id)),
+                Some(s) => *self = Self::with_scenario(s, Some(id)),
                 None => self.error = Some(format!("Unknown scenario {id:?}.")),
             },
             Msg::LoadScenario(s) => match check_simulation(&s) {
-                Ok(()) => self = Self::with_scenario(*s, None),
+                Ok(()) => *self = Self::with_scenario(*s, None),
                 Err(e) => self.error = Some(format!("This scenario cannot be played: {e}")),
             },
             Msg::User(action) => self.user(action),
@@ -198,7 +205,6 @@ impl AppState {
             Msg::DismissError => self.error = None,
             Msg::SetLogFilter(f) => self.log_filter = f,
         }
-        self
     }
 
     fn record_transition(&mut self, before: GroupState) {
@@ -226,7 +232,7 @@ impl AppState {
                 .last()
                 .is_none_or(|c| c.steps < self.world.steps)
         {
-            self.checkpoints.push(self.world.clone());
+            self.checkpoints.push(Rc::new(self.world.clone()));
         }
     }
 
@@ -269,14 +275,9 @@ impl AppState {
     /// Rebuilds the world at exactly `steps` events from the start.
     fn seek(&mut self, steps: u64) {
         let steps = steps.min(self.max_steps.max(self.world.steps));
-        let base = self
-            .checkpoints
-            .iter()
-            .rev()
-            .find(|c| c.steps <= steps)
-            .cloned();
+        let base = self.checkpoints.iter().rev().find(|c| c.steps <= steps);
         let mut world = match base {
-            Some(w) => w,
+            Some(w) => World::clone(w),
             None => fresh_world(&self.scenario).expect("the scenario built before"),
         };
         let before = self.world.snapshot_state();
