@@ -1,0 +1,91 @@
+//! The `groupscope` command line as a user meets it: exit codes, the NDJSON
+//! trace, and error messages that name the JSON path of bad input.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn cli(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_groupscope")).args(args).output().expect("the CLI runs")
+}
+
+fn scenario(name: &str, json: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("groupscope-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, json).unwrap();
+    path
+}
+
+fn repo(path: &str) -> String {
+    format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn run_prints_one_json_object_per_line_with_a_group_line_after_every_step() {
+    let out = cli(&["run", &repo("tests/conformance/T08-static-follower-restart-keeps-assignment.json")]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let groups = lines.iter().filter(|l| l["type"] == "group").count();
+    assert_eq!(groups, 6, "one group line per step");
+    let restart = lines.iter().find(|l| l["request"] == "j-follower-restart").unwrap();
+    assert_eq!(restart["error"], "NONE");
+    assert_eq!(restart["generation_id"], 1);
+}
+
+#[test]
+fn check_exits_zero_when_every_expectation_holds_and_one_when_one_fails() {
+    let good = cli(&["check", &repo("tests/conformance/T04-static-first-join-initial-delay.json")]);
+    assert_eq!(good.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&good.stdout).contains("1 passed, 0 failed"));
+    let wrong = scenario(
+        "wrong.json",
+        r#"{"name": "wrong", "requests": [{"at_ms": 0, "join": {"member_id": "x"}, "expect": {"error": "NONE"}}]}"#,
+    );
+    let bad = cli(&["check", wrong.to_str().unwrap()]);
+    assert_eq!(bad.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&bad.stdout);
+    assert!(text.contains("FAIL wrong: step #0: error expected \"NONE\", got \"UNKNOWN_MEMBER_ID\""), "{text}");
+}
+
+#[test]
+fn bad_input_exits_two_with_the_json_path_of_the_offending_field() {
+    let cases = [
+        (r#"{"requests": [{"at_ms": 0, "join": {"session_timeout_ms": "x"}}]}"#, "requests[0].join.session_timeout_ms"),
+        (r#"{"requests": [{"at_ms": 0, "join": {"membr_id": ""}}]}"#, "unknown field `membr_id`"),
+        (r#"{"requests": [{"at_ms": 5, "tick": {}}, {"at_ms": 3, "tick": {}}]}"#, "requests[1].at_ms"),
+        (r#"{"requests": [{"at_ms": 0, "heartbeat": {"member_id": "$X", "generation_id": 1}}]}"#, "requests[0].heartbeat.member_id: $X is not bound"),
+        (r#"{"requests": [ "#, "malformed JSON"),
+        (r#"{"consumers": [{"name": "A"}], "actions": [{"at_ms": 0, "start": "Z"}]}"#, "actions[0].start: unknown consumer \"Z\""),
+        (r#"{"requests": [{"at_ms": 0, "join": {}, "tick": {}}]}"#, "requests[0]: expected exactly one of"),
+        (r#"{"requests": [{"at_ms": 0, "join": {"group_instance_id": "a", "version": 4}}]}"#, "requests[0].join.version"),
+    ];
+    for (i, (json, needle)) in cases.iter().enumerate() {
+        let path = scenario(&format!("bad{i}.json"), json);
+        let out = cli(&["run", path.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "case {i}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle), "case {i}: {err}");
+        assert!(out.stdout.is_empty(), "case {i}: nothing printed on stdout");
+    }
+}
+
+#[test]
+fn simulation_runs_end_with_a_summary_line_and_the_seed_flag_changes_member_ids_only() {
+    let path = repo("static/scenarios/kip345-restart.json");
+    let a = String::from_utf8(cli(&["run", &path]).stdout).unwrap();
+    let b = String::from_utf8(cli(&["run", &path, "--seed", "9"]).stdout).unwrap();
+    let last: serde_json::Value = serde_json::from_str(a.lines().last().unwrap()).unwrap();
+    assert_eq!(last["type"], "summary");
+    assert_eq!(last["rebalances"], 1);
+    assert_ne!(a, b);
+    assert_eq!(a.lines().count(), b.lines().count());
+}
+
+#[test]
+fn usage_errors_exit_two() {
+    assert_eq!(cli(&[]).status.code(), Some(2));
+    assert_eq!(cli(&["frobnicate"]).status.code(), Some(2));
+    assert_eq!(cli(&["run"]).status.code(), Some(2));
+    assert_eq!(cli(&["run", "x.json", "--seed", "no"]).status.code(), Some(2));
+}
