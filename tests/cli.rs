@@ -5,7 +5,10 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn cli(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_groupscope")).args(args).output().expect("the CLI runs")
+    Command::new(env!("CARGO_BIN_EXE_groupscope"))
+        .args(args)
+        .output()
+        .expect("the CLI runs")
 }
 
 fn scenario(name: &str, json: &str) -> PathBuf {
@@ -22,20 +25,32 @@ fn repo(path: &str) -> String {
 
 #[test]
 fn run_prints_one_json_object_per_line_with_a_group_line_after_every_step() {
-    let out = cli(&["run", &repo("tests/conformance/T08-static-follower-restart-keeps-assignment.json")]);
+    let out = cli(&[
+        "run",
+        &repo("tests/conformance/T08-static-follower-restart-keeps-assignment.json"),
+    ]);
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
-    let lines: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     let groups = lines.iter().filter(|l| l["type"] == "group").count();
     assert_eq!(groups, 6, "one group line per step");
-    let restart = lines.iter().find(|l| l["request"] == "j-follower-restart").unwrap();
+    let restart = lines
+        .iter()
+        .find(|l| l["request"] == "j-follower-restart")
+        .unwrap();
     assert_eq!(restart["error"], "NONE");
     assert_eq!(restart["generation_id"], 1);
 }
 
 #[test]
 fn check_exits_zero_when_every_expectation_holds_and_one_when_one_fails() {
-    let good = cli(&["check", &repo("tests/conformance/T04-static-first-join-initial-delay.json")]);
+    let good = cli(&[
+        "check",
+        &repo("tests/conformance/T04-static-first-join-initial-delay.json"),
+    ]);
     assert_eq!(good.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&good.stdout).contains("1 passed, 0 failed"));
     let wrong = scenario(
@@ -45,20 +60,44 @@ fn check_exits_zero_when_every_expectation_holds_and_one_when_one_fails() {
     let bad = cli(&["check", wrong.to_str().unwrap()]);
     assert_eq!(bad.status.code(), Some(1));
     let text = String::from_utf8_lossy(&bad.stdout);
-    assert!(text.contains("FAIL wrong: step #0: error expected \"NONE\", got \"UNKNOWN_MEMBER_ID\""), "{text}");
+    assert!(
+        text.contains("FAIL wrong: step #0: error expected \"NONE\", got \"UNKNOWN_MEMBER_ID\""),
+        "{text}"
+    );
 }
 
 #[test]
 fn bad_input_exits_two_with_the_json_path_of_the_offending_field() {
     let cases = [
-        (r#"{"requests": [{"at_ms": 0, "join": {"session_timeout_ms": "x"}}]}"#, "requests[0].join.session_timeout_ms"),
-        (r#"{"requests": [{"at_ms": 0, "join": {"membr_id": ""}}]}"#, "unknown field `membr_id`"),
-        (r#"{"requests": [{"at_ms": 5, "tick": {}}, {"at_ms": 3, "tick": {}}]}"#, "requests[1].at_ms"),
-        (r#"{"requests": [{"at_ms": 0, "heartbeat": {"member_id": "$X", "generation_id": 1}}]}"#, "requests[0].heartbeat.member_id: $X is not bound"),
+        (
+            r#"{"requests": [{"at_ms": 0, "join": {"session_timeout_ms": "x"}}]}"#,
+            "requests[0].join.session_timeout_ms",
+        ),
+        (
+            r#"{"requests": [{"at_ms": 0, "join": {"membr_id": ""}}]}"#,
+            "unknown field `membr_id`",
+        ),
+        (
+            r#"{"requests": [{"at_ms": 5, "tick": {}}, {"at_ms": 3, "tick": {}}]}"#,
+            "requests[1].at_ms",
+        ),
+        (
+            r#"{"requests": [{"at_ms": 0, "heartbeat": {"member_id": "$X", "generation_id": 1}}]}"#,
+            "requests[0].heartbeat.member_id: $X is not bound",
+        ),
         (r#"{"requests": [ "#, "malformed JSON"),
-        (r#"{"consumers": [{"name": "A"}], "actions": [{"at_ms": 0, "start": "Z"}]}"#, "actions[0].start: unknown consumer \"Z\""),
-        (r#"{"requests": [{"at_ms": 0, "join": {}, "tick": {}}]}"#, "requests[0]: expected exactly one of"),
-        (r#"{"requests": [{"at_ms": 0, "join": {"group_instance_id": "a", "version": 4}}]}"#, "requests[0].join.version"),
+        (
+            r#"{"consumers": [{"name": "A"}], "actions": [{"at_ms": 0, "start": "Z"}]}"#,
+            "actions[0].start: unknown consumer \"Z\"",
+        ),
+        (
+            r#"{"requests": [{"at_ms": 0, "join": {}, "tick": {}}]}"#,
+            "requests[0]: expected exactly one of",
+        ),
+        (
+            r#"{"requests": [{"at_ms": 0, "join": {"group_instance_id": "a", "version": 4}}]}"#,
+            "requests[0].join.version",
+        ),
     ];
     for (i, (json, needle)) in cases.iter().enumerate() {
         let path = scenario(&format!("bad{i}.json"), json);
@@ -87,5 +126,8 @@ fn usage_errors_exit_two() {
     assert_eq!(cli(&[]).status.code(), Some(2));
     assert_eq!(cli(&["frobnicate"]).status.code(), Some(2));
     assert_eq!(cli(&["run"]).status.code(), Some(2));
-    assert_eq!(cli(&["run", "x.json", "--seed", "no"]).status.code(), Some(2));
+    assert_eq!(
+        cli(&["run", "x.json", "--seed", "no"]).status.code(),
+        Some(2)
+    );
 }

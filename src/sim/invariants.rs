@@ -5,7 +5,7 @@ use super::client::decode_metadata;
 use super::world::World;
 use crate::assignor::AssignorKind;
 use crate::coordinator::{GroupState, TopicPartition};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Every invariant the world breaks right now, in words.
 pub fn check(world: &World) -> Vec<String> {
@@ -51,7 +51,8 @@ pub fn check(world: &World) -> Vec<String> {
     if g.generation_id < world.metrics.last_assignment_generation {
         out.push(format!("t={at}: the generation went backwards"));
     }
-    if g.state == GroupState::Stable {
+    // Assignments only change on the way into Stable; check them then.
+    if g.state == GroupState::Stable && world.entered_stable_this_step() {
         let mut owners: BTreeMap<&TopicPartition, usize> = BTreeMap::new();
         for m in &g.members {
             for p in &m.assignment {
@@ -73,19 +74,23 @@ pub fn check(world: &World) -> Vec<String> {
             .is_some_and(|k| k.is_cooperative());
         if !cooperative {
             let protocol = g.protocol_name.clone().unwrap_or_default();
-            for m in &g.members {
-                for topic in decode_metadata(&m.metadata(&protocol)).0 {
-                    let n = world.topics_at_assignment.get(&topic).copied().unwrap_or(0);
-                    if let Some(p) = (0..n)
-                        .map(|i| TopicPartition::new(topic.clone(), i))
-                        .find(|p| !owners.contains_key(p))
-                    {
-                        out.push(format!(
-                            "t={at}: partition {p} has no owner in Stable generation {}",
-                            g.generation_id
-                        ));
-                        return out;
-                    }
+            let subscribed: BTreeSet<String> = g
+                .members
+                .iter()
+                .flat_map(|m| decode_metadata(&m.metadata(&protocol)).0)
+                .collect();
+            let owned: BTreeSet<(&str, u32)> = owners
+                .keys()
+                .map(|p| (p.topic.as_str(), p.partition))
+                .collect();
+            for topic in &subscribed {
+                let n = world.topics_at_assignment.get(topic).copied().unwrap_or(0);
+                if let Some(i) = (0..n).find(|&i| !owned.contains(&(topic.as_str(), i))) {
+                    out.push(format!(
+                        "t={at}: partition {topic}-{i} has no owner in Stable generation {}",
+                        g.generation_id
+                    ));
+                    break;
                 }
             }
         }

@@ -30,13 +30,18 @@ pub struct Metrics {
     /// Consumers stopped by FENCED_INSTANCE_ID, in order.
     pub fenced: Vec<String>,
     pub per_consumer: BTreeMap<String, ConsumerMetrics>,
-    /// Per partition: unavailable ms so far.
-    pub per_partition_unavailable_ms: BTreeMap<TopicPartition, u64>,
+    /// Per topic, per partition number: unavailable ms so far.
+    pub per_partition_unavailable_ms: BTreeMap<String, Vec<u64>>,
     /// The owner (consumer name) of each partition in the last stored assignment.
     pub last_owners: BTreeMap<TopicPartition, String>,
+    /// The same owners, per topic and partition number, for fast lookups.
+    owner_grid: BTreeMap<String, Vec<Option<String>>>,
     /// The partitions that moved in the last stored assignment.
     pub last_moved: Vec<TopicPartition>,
     pub last_assignment_generation: i32,
+    /// The partitions nobody holds, as (topic, partition number); recomputed
+    /// only after holdings change (see [`Metrics::holdings_changed`]).
+    unheld: Option<Vec<(String, usize)>>,
 }
 
 impl Metrics {
@@ -52,6 +57,37 @@ impl Metrics {
         }
     }
 
+    /// Call when a consumer's partitions, its running state or the topics change.
+    pub fn holdings_changed(&mut self) {
+        self.unheld = None;
+    }
+
+    fn unheld(topics: &BTreeMap<String, u32>, clients: &[Client]) -> Vec<(String, usize)> {
+        let mut held: BTreeMap<&str, Vec<bool>> = topics
+            .iter()
+            .map(|(t, &n)| (t.as_str(), vec![false; n as usize]))
+            .collect();
+        for c in clients.iter().filter(|c| c.state.is_running()) {
+            for p in &c.owned {
+                if let Some(slot) = held
+                    .get_mut(p.topic.as_str())
+                    .and_then(|v| v.get_mut(p.partition as usize))
+                {
+                    *slot = true;
+                }
+            }
+        }
+        held.into_iter()
+            .flat_map(|(t, flags)| {
+                flags
+                    .into_iter()
+                    .enumerate()
+                    .filter(|(_, h)| !h)
+                    .map(move |(i, _)| (t.to_string(), i))
+            })
+            .collect()
+    }
+
     /// Adds `dt` ms for every partition no running consumer holds.
     pub fn account_unavailability(
         &mut self,
@@ -59,27 +95,39 @@ impl Metrics {
         clients: &[Client],
         dt: u64,
     ) {
-        let mut held: BTreeMap<&TopicPartition, ()> = BTreeMap::new();
-        for c in clients.iter().filter(|c| c.state.is_running()) {
-            for p in &c.owned {
-                held.insert(p, ());
+        let unheld = self
+            .unheld
+            .take()
+            .unwrap_or_else(|| Self::unheld(topics, clients));
+        for (topic, i) in &unheld {
+            self.partition_unavailable_ms += dt;
+            let per_partition = self
+                .per_partition_unavailable_ms
+                .entry(topic.clone())
+                .or_default();
+            if per_partition.len() <= *i {
+                per_partition.resize(i + 1, 0);
+            }
+            per_partition[*i] += dt;
+            let owner = self
+                .owner_grid
+                .get(topic)
+                .and_then(|o| o.get(*i))
+                .and_then(|o| o.as_deref());
+            if let Some(m) = owner.and_then(|o| self.per_consumer.get_mut(o)) {
+                m.unavailable_ms += dt;
             }
         }
-        for (topic, &n) in topics {
-            for partition in 0..n {
-                let tp = TopicPartition::new(topic.clone(), partition);
-                if held.contains_key(&tp) {
-                    continue;
-                }
-                self.partition_unavailable_ms += dt;
-                if let Some(owner) = self.last_owners.get(&tp) {
-                    if let Some(m) = self.per_consumer.get_mut(owner) {
-                        m.unavailable_ms += dt;
-                    }
-                }
-                *self.per_partition_unavailable_ms.entry(tp).or_insert(0) += dt;
-            }
-        }
+        self.unheld = Some(unheld);
+    }
+
+    /// Unavailable ms of one partition so far.
+    pub fn unavailable_ms(&self, p: &TopicPartition) -> u64 {
+        self.per_partition_unavailable_ms
+            .get(&p.topic)
+            .and_then(|v| v.get(p.partition as usize))
+            .copied()
+            .unwrap_or(0)
     }
 
     /// Updates counters from a coordinator event.
@@ -133,6 +181,14 @@ impl Metrics {
                         .partitions_gained += 1;
                 }
             }
+        }
+        self.owner_grid.clear();
+        for (p, name) in &owners {
+            let row = self.owner_grid.entry(p.topic.clone()).or_default();
+            if row.len() <= p.partition as usize {
+                row.resize(p.partition as usize + 1, None);
+            }
+            row[p.partition as usize] = Some(name.clone());
         }
         self.last_owners = owners;
         self.last_assignment_generation = generation_id;

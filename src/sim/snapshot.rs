@@ -6,6 +6,7 @@ use super::metrics::Metrics;
 use super::world::{SimEvent, World};
 use super::LogEntry;
 use crate::coordinator::{ErrorCode, GroupState, Request, Response, TimerKey, TopicPartition};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// One row of the instance-id → member-id map.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -188,29 +189,35 @@ impl World {
     }
 
     fn partition_views(&self) -> Vec<PartitionView> {
+        // Owners and holders are looked up once, not per partition.
+        let mut owners: BTreeMap<&TopicPartition, String> = BTreeMap::new();
+        if let Some(g) = self.coordinator.group() {
+            for m in &g.members {
+                let Some(name) = self.name_of(m.member_id.as_str()) else {
+                    continue;
+                };
+                for p in &m.assignment {
+                    owners.insert(p, name.clone());
+                }
+            }
+        }
+        let held: BTreeSet<&TopicPartition> = self
+            .clients
+            .iter()
+            .filter(|c| c.state.is_running())
+            .flat_map(|c| c.owned.iter())
+            .collect();
+        let moved: BTreeSet<&TopicPartition> = self.metrics.last_moved.iter().collect();
         let mut out = Vec::new();
-        let g = self.coordinator.group();
         for (topic, &n) in &self.topics {
             for partition in 0..n {
                 let tp = TopicPartition::new(topic.clone(), partition);
-                let owner = g
-                    .and_then(|g| g.members.iter().find(|m| m.assignment.contains(&tp)))
-                    .and_then(|m| self.name_of(m.member_id.as_str()));
-                let consuming = self
-                    .clients
-                    .iter()
-                    .any(|c| c.state.is_running() && c.owned.contains(&tp));
                 out.push(PartitionView {
-                    moved: self.metrics.last_moved.contains(&tp),
-                    unavailable_ms: self
-                        .metrics
-                        .per_partition_unavailable_ms
-                        .get(&tp)
-                        .copied()
-                        .unwrap_or(0),
+                    owner: owners.get(&tp).cloned(),
+                    consuming: held.contains(&tp),
+                    moved: moved.contains(&tp),
+                    unavailable_ms: self.metrics.unavailable_ms(&tp),
                     partition: tp,
-                    owner,
-                    consuming,
                 });
             }
         }

@@ -86,6 +86,8 @@ pub struct World {
     pub topics_at_assignment: BTreeMap<String, u32>,
     /// The most recent delivered messages, oldest first (for the message flow).
     pub recent_messages: std::collections::VecDeque<super::snapshot::MessageView>,
+    /// True when the last step changed the group's state or generation.
+    state_changed_in_step: bool,
     /// Per group.instance.id, the member ids it had before the current one (fenced).
     pub instance_history: BTreeMap<GroupInstanceId, Vec<MemberId>>,
 }
@@ -116,6 +118,7 @@ impl World {
             ended: false,
             topics_at_assignment: BTreeMap::new(),
             instance_history: BTreeMap::new(),
+            state_changed_in_step: false,
             recent_messages: std::collections::VecDeque::new(),
             topics,
         };
@@ -133,6 +136,12 @@ impl World {
             .or_default();
         self.clients.push(client);
         self.clients.len() - 1
+    }
+
+    /// True when the last step moved the group to another state or generation.
+    pub fn entered_stable_this_step(&self) -> bool {
+        self.state_changed_in_step
+            && self.snapshot_state() == crate::coordinator::GroupState::Stable
     }
 
     /// The group's state (`Dead` before the group exists).
@@ -195,6 +204,7 @@ impl World {
             return false;
         }
         self.advance_to(next);
+        let before = (self.snapshot_state(), self.generation());
         let timer_first = self.coordinator.poll_timeout().is_some_and(|t| t <= next);
         if timer_first {
             // Coordinator timers due at an instant fire before messages arriving then (spec §5.6).
@@ -203,6 +213,7 @@ impl World {
         } else if let Some((_, event)) = self.queue.pop_first() {
             self.process(event);
         }
+        self.state_changed_in_step = (self.snapshot_state(), self.generation()) != before;
         self.steps += 1;
         let found = super::invariants::check(self);
         for v in found {
@@ -395,6 +406,7 @@ impl World {
     }
 
     fn add_partitions(&mut self, topic: &str, partitions: u32) {
+        self.metrics.holdings_changed();
         let before = self.topics.get(topic).copied();
         let now = partitions.max(before.unwrap_or(0));
         self.topics.insert(topic.to_string(), now);
@@ -454,6 +466,16 @@ impl World {
     }
 
     fn apply_effects(&mut self, index: usize, effects: Vec<Effect>) {
+        // Only heartbeats leave a consumer's holdings as they were.
+        let routine = effects.iter().all(|e| {
+            matches!(
+                e,
+                Effect::Send(Request::Heartbeat(_)) | Effect::Timer(ClientTimer::Heartbeat, _)
+            )
+        });
+        if !routine {
+            self.metrics.holdings_changed();
+        }
         for effect in effects {
             match effect {
                 Effect::Send(request) => {
