@@ -45,7 +45,7 @@ fn main() {
         let mut snapshot_ns = 0u128;
         while world.step() {
             steps += 1;
-            if steps % 100 == 0 {
+            if steps.is_multiple_of(100) {
                 let t = Instant::now();
                 std::hint::black_box(world.snapshot());
                 snapshot_ns += t.elapsed().as_nanos();
