@@ -2,10 +2,19 @@
 //! import, compiled and tested natively; the components (wasm only) are a
 //! view over it and never change coordinator state themselves.
 
+pub mod marks;
 pub mod state;
 
 #[cfg(target_arch = "wasm32")]
 mod app;
+#[cfg(target_arch = "wasm32")]
+mod assignment;
+#[cfg(target_arch = "wasm32")]
+mod event_log;
+#[cfg(target_arch = "wasm32")]
+mod message_flow;
+#[cfg(target_arch = "wasm32")]
+mod metrics;
 #[cfg(target_arch = "wasm32")]
 mod panel;
 #[cfg(target_arch = "wasm32")]
@@ -14,9 +23,17 @@ mod state_diagram;
 #[cfg(target_arch = "wasm32")]
 pub use app::App;
 #[cfg(target_arch = "wasm32")]
+pub use assignment::{AssignmentGrid, AssignmentGridProps};
+#[cfg(target_arch = "wasm32")]
+pub use event_log::{log_views, EventLog, EventLogProps, LogView};
+#[cfg(target_arch = "wasm32")]
+pub use message_flow::{MessageFlow, MessageFlowProps};
+#[cfg(target_arch = "wasm32")]
+pub use metrics::{MetricsPanel, MetricsPanelProps};
+#[cfg(target_arch = "wasm32")]
 pub use panel::Panel;
 #[cfg(target_arch = "wasm32")]
-pub use state_diagram::StateDiagram;
+pub use state_diagram::{StateDiagram, StateDiagramProps};
 
 /// Mounts [`App`] on the document body. The web binary's `main` calls this once.
 #[cfg(target_arch = "wasm32")]

@@ -5,6 +5,7 @@
 //! cannot drift from the rules the coordinator asserts. `Dead` may be entered
 //! from every state; instead of four more arrows it carries a note saying so.
 
+use super::format::short_member_id;
 use crate::coordinator::GroupState;
 use yew::prelude::*;
 
@@ -19,6 +20,8 @@ const ROW_STEP: f64 = 94.0;
 const TIP_GAP: f64 = 3.0;
 /// The x of the vertical run of an arrow that goes around the column.
 const DETOUR_X: f64 = 470.0;
+/// The x of the generation / leader read-out, in the free space left of the column.
+const READOUT_X: f64 = 24.0;
 
 /// Where a state's node sits (its centre): the rebalance cycle runs down the
 /// middle column, `Empty` and `Dead` sit to its left.
@@ -152,23 +155,70 @@ fn route(from: GroupState, to: GroupState, paired: bool) -> Arrow {
     }
 }
 
+/// The arrow to highlight for the last state change, if the diagram draws
+/// one. The simulator reports `Dead` before the group exists, and a group is
+/// created `Empty`: so a move out of `Dead` is drawn as the move out of
+/// `Empty` that followed the creation in the same event.
+fn highlighted_edge(
+    last: Option<(GroupState, GroupState)>,
+    edges: &[(GroupState, GroupState)],
+) -> Option<(GroupState, GroupState)> {
+    let (from, to) = last?;
+    if edges.contains(&(from, to)) {
+        Some((from, to))
+    } else if from == GroupState::Dead && edges.contains(&(GroupState::Empty, to)) {
+        Some((GroupState::Empty, to))
+    } else {
+        None
+    }
+}
+
 /// Props of [`StateDiagram`].
 #[derive(Properties, PartialEq)]
 pub struct StateDiagramProps {
     /// The group's current state, highlighted and marked `aria-current="step"`.
-    pub current: GroupState,
+    pub state: GroupState,
+    /// The most recent state change `(from, to)`; its arrow is highlighted.
+    #[prop_or_default]
+    pub last_transition: Option<(GroupState, GroupState)>,
+    /// The group's generation (-1 before the group exists).
+    #[prop_or(-1)]
+    pub generation: i32,
+    /// The leader: a consumer name, or a member id (shown shortened).
+    #[prop_or_default]
+    pub leader: Option<String>,
 }
 
 /// An SVG of the five group states (`data-testid="state-diagram"`); each node
-/// has `data-state`, and the current one `aria-current="step"`.
+/// has `data-state`, and the current one `aria-current="step"`. The arrow of
+/// the last state change is drawn in the accent colour (it draws itself in
+/// 220 ms, or is simply highlighted under `prefers-reduced-motion`); the
+/// generation and leader sit in the diagram, the current state's meaning
+/// under it.
 #[component]
 pub fn StateDiagram(props: &StateDiagramProps) -> Html {
+    let current_state = props.state;
     let edges = drawn_edges();
+    let last = highlighted_edge(props.last_transition, &edges);
     let arrows = edges.iter().map(|&(from, to)| {
         let arrow = route(from, to, edges.contains(&(to, from)));
+        let is_last = last == Some((from, to));
+        // A new key per generation remounts the highlighted arrow, so its
+        // animation plays again when the same move happens again.
+        let key = if is_last {
+            format!("{from}-{to}-last-{}", props.generation)
+        } else {
+            format!("{from}-{to}")
+        };
+        let marker = if is_last {
+            "url(#gs-arrowhead-last)"
+        } else {
+            "url(#gs-arrowhead)"
+        };
         html! {
-            <g class="edge">
-                <path d={arrow.path()} marker-end="url(#gs-arrowhead)" />
+            <g key={key} class={classes!("edge", is_last.then_some("last"))}
+               data-from={from.name()} data-to={to.name()}>
+                <path d={arrow.path()} pathLength="1" marker-end={marker} />
                 <text x={format!("{:.1}", arrow.label_at.0)} y={format!("{:.1}", arrow.label_at.1)}
                       text-anchor={arrow.anchor}>{ edge_label(from, to) }</text>
             </g>
@@ -177,7 +227,7 @@ pub fn StateDiagram(props: &StateDiagramProps) -> Html {
     let nodes = GroupState::ALL.iter().map(|&state| {
         let (cx, cy) = node_center(state);
         let width = node_width(state);
-        let current = state == props.current;
+        let current = state == current_state;
         html! {
             <g class={classes!("node", state_class(state), current.then_some("current"))}
                data-state={state.name()} aria-current={current.then_some("step")}>
@@ -188,21 +238,56 @@ pub fn StateDiagram(props: &StateDiagramProps) -> Html {
         }
     });
     let (dead_x, dead_y) = node_center(GroupState::Dead);
+    let exists = props.generation >= 0;
+    let generation = if exists {
+        props.generation.to_string()
+    } else {
+        "–".to_string()
+    };
+    let leader = props
+        .leader
+        .as_deref()
+        .map_or_else(|| "none".to_string(), short_member_id);
+    let label = format!(
+        "Group state diagram. Current state: {}. Generation {generation}, leader {leader}.",
+        current_state.name()
+    );
     html! {
-        <svg class="state-diagram" data-testid="state-diagram" role="img"
-             viewBox={format!("0 0 {VIEW_WIDTH} {VIEW_HEIGHT}")}
-             aria-label={format!("Group state diagram. Current state: {}.", props.current.name())}>
-            <defs>
-                <marker id="gs-arrowhead" viewBox="0 0 10 10" refX="9" refY="5"
-                        markerWidth="7" markerHeight="7" orient="auto-start-reverse">
-                    <path d="M0 0 L10 5 L0 10 z" />
-                </marker>
-            </defs>
-            { for arrows }
-            { for nodes }
-            <text class="note" x={dead_x.to_string()} y={(dead_y + NODE_HEIGHT / 2.0 + 16.0).to_string()}
-                  text-anchor="middle">{ "entered from any state" }</text>
-        </svg>
+        <figure class={classes!("state-figure", state_class(current_state))}>
+            <svg class="state-diagram" data-testid="state-diagram" role="img"
+                 viewBox={format!("0 0 {VIEW_WIDTH} {VIEW_HEIGHT}")} aria-label={label}>
+                <defs>
+                    <marker id="gs-arrowhead" viewBox="0 0 10 10" refX="9" refY="5"
+                            markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                        <path d="M0 0 L10 5 L0 10 z" />
+                    </marker>
+                    <marker id="gs-arrowhead-last" class="marker-last" viewBox="0 0 10 10" refX="9" refY="5"
+                            markerWidth="6" markerHeight="6" orient="auto-start-reverse">
+                        <path d="M0 0 L10 5 L0 10 z" />
+                    </marker>
+                </defs>
+                { for arrows }
+                { for nodes }
+                <text class="note" x={dead_x.to_string()} y={(dead_y + NODE_HEIGHT / 2.0 + 16.0).to_string()}
+                      text-anchor="middle">{ "entered from any state" }</text>
+                <g class="readout" aria-hidden="true">
+                    <text class="readout-label" x={READOUT_X.to_string()} y="96">{ "generation" }</text>
+                    <text class="readout-value" x={READOUT_X.to_string()} y="120">{ generation }</text>
+                    <text class="readout-label" x={READOUT_X.to_string()} y="148">{ "leader" }</text>
+                    <text class={classes!("readout-value", props.leader.is_none().then_some("none"))}
+                          x={READOUT_X.to_string()} y="172">
+                        <title>{ props.leader.clone().unwrap_or_default() }</title>
+                        { leader }
+                    </text>
+                </g>
+            </svg>
+            <figcaption class="state-caption">
+                <span class="state-caption-name">{ current_state.name() }</span>
+                <span class="state-caption-text">
+                    { if exists { current_state.explanation() } else { "No group yet: the first JoinGroup creates it (Empty, generation 0)." } }
+                </span>
+            </figcaption>
+        </figure>
     }
 }
 
@@ -240,6 +325,26 @@ mod tests {
             };
             assert_eq!(corners, expected, "{from} -> {to}");
         }
+    }
+
+    #[test]
+    fn the_last_transition_highlights_its_own_arrow() {
+        let edges = drawn_edges();
+        assert_eq!(
+            highlighted_edge(Some((CompletingRebalance, Stable)), &edges),
+            Some((CompletingRebalance, Stable))
+        );
+        assert_eq!(highlighted_edge(None, &edges), None);
+    }
+
+    #[test]
+    fn the_creation_of_a_group_highlights_the_move_out_of_empty() {
+        let edges = drawn_edges();
+        assert_eq!(
+            highlighted_edge(Some((Dead, PreparingRebalance)), &edges),
+            Some((Empty, PreparingRebalance))
+        );
+        assert_eq!(highlighted_edge(Some((Stable, Dead)), &edges), None);
     }
 
     #[test]

@@ -1,0 +1,206 @@
+//! The event log: every event in plain words, newest last, with the rule
+//! that caused it.
+//!
+//! Each line carries its virtual time, a chip in the consumer's colour (or
+//! "coordinator"), the sentence the simulator wrote, and the rule as a small
+//! tag (`kip345.replace-stable §4 r3`, the rule's summary on hover) so a
+//! reader can look it up in the spec. Member ids in the text are shown short
+//! (`A-8c1e`) with the rest kept in the page for copying and searching.
+//!
+//! Long runs write thousands of events; only the newest [`MAX_SHOWN`] are
+//! rendered, and the list says how many earlier ones it leaves out.
+
+use super::format::format_virtual_time;
+use super::marks::{colour_repeats, consumer_class, split_member_ids, TextPart};
+use super::state::AppState;
+use std::cell::Cell;
+use std::rc::Rc;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+/// The events rendered at most (the newest).
+pub const MAX_SHOWN: usize = 300;
+
+/// One event as the log shows it: owned, comparable, with the consumer's
+/// name and colour index already looked up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogView {
+    pub at_ms: u64,
+    /// The consumer the event is about, by name.
+    pub consumer: Option<String>,
+    /// Its index in `World::clients` (= `ConsumerView::index`), for its colour.
+    pub consumer_index: Option<usize>,
+    pub text: String,
+    /// The coordinator rule that fired (`kip345.replace-stable`), if any.
+    pub rule_id: Option<&'static str>,
+    /// Where the spec states the rule (`§4 r3`).
+    pub section: Option<&'static str>,
+    /// The rule in a few plain words, shown on hover.
+    pub rule_summary: Option<&'static str>,
+    /// `"coordinator"` or `"client"`.
+    pub source: &'static str,
+}
+
+/// The log entries that pass the app's filter, oldest first, as the event
+/// log draws them. Call it whenever the world or the filter changes.
+pub fn log_views(state: &AppState) -> Vec<LogView> {
+    let world = &state.world;
+    state
+        .filtered_log()
+        .into_iter()
+        .map(|i| {
+            let e = &world.log[i];
+            LogView {
+                at_ms: e.at_ms,
+                consumer: e
+                    .consumer
+                    .and_then(|c| world.clients.get(c))
+                    .map(|c| c.config.name.clone()),
+                consumer_index: e.consumer,
+                text: e.text.clone(),
+                rule_id: e.rule.map(|r| r.id()),
+                section: e.rule.map(|r| r.section()),
+                rule_summary: e.rule.map(|r| r.summary()),
+                source: e.source,
+            }
+        })
+        .collect()
+}
+
+/// Props of [`EventLog`].
+#[derive(Properties, PartialEq)]
+pub struct EventLogProps {
+    /// The events to show (already filtered), oldest first.
+    pub entries: Rc<Vec<LogView>>,
+    /// The filter as typed.
+    pub filter: String,
+    /// Called with the new filter on every keystroke.
+    pub on_filter: Callback<String>,
+}
+
+/// An event's text, member ids shortened: the visible part is `A-8c1e`, the
+/// rest of the id stays in the page (visually hidden) so the text still
+/// reads, copies and searches in full.
+fn event_text(text: &str) -> Html {
+    let parts = split_member_ids(text).into_iter().map(|part| match part {
+        TextPart::Text(t) => html! { { t } },
+        TextPart::MemberId { short, rest, full } => html! {
+            <code class="mid" title={full.to_string()}>
+                { short }<span class="mid-rest">{ rest }</span>
+            </code>
+        },
+    });
+    html! { <span class="evlog-text">{ for parts }</span> }
+}
+
+/// Who an event is about: a chip in the consumer's colour, or the coordinator.
+fn who(e: &LogView) -> Html {
+    match (&e.consumer, e.consumer_index) {
+        (Some(name), Some(i)) => html! {
+            <span class={classes!("evlog-who", "chip", consumer_class(i),
+                                  colour_repeats(i).then_some("consumer-hatch"))}>{ name }</span>
+        },
+        _ if e.source == "coordinator" => html! {
+            <span class="evlog-who chip chip-coordinator">{ "coordinator" }</span>
+        },
+        _ => html! { <span class="evlog-who chip chip-other">{ e.source }</span> },
+    }
+}
+
+fn item(e: &LogView) -> Html {
+    let rule = e.rule_id.map(|id| {
+        let section = e.section.unwrap_or_default();
+        html! {
+            <span class="evlog-rule" title={e.rule_summary.unwrap_or_default()}>
+                { id }{ " " }<span class="evlog-section">{ section }</span>
+            </span>
+        }
+    });
+    html! {
+        <li class={classes!("evlog-item", e.source)} data-testid="event"
+            data-at-ms={e.at_ms.to_string()} data-consumer={e.consumer.clone()}
+            data-rule={e.rule_id}>
+            <span class="evlog-time num">{ format_virtual_time(e.at_ms) }</span>
+            { who(e) }
+            <span class="evlog-body">{ event_text(&e.text) }{ for rule }</span>
+        </li>
+    }
+}
+
+/// The list of events (`data-testid="event-log"`), newest last, with a filter
+/// box (`aria-label="Filter events"`). It scrolls to the newest event as
+/// events arrive, unless the reader has scrolled up.
+#[component]
+pub fn EventLog(props: &EventLogProps) -> Html {
+    let scroller = use_node_ref();
+    let follow = use_mut_ref(|| Cell::new(true));
+    let entries = &props.entries[..];
+    let hidden = entries.len().saturating_sub(MAX_SHOWN);
+    let shown = &entries[hidden..];
+    {
+        let scroller = scroller.clone();
+        let follow = follow.clone();
+        use_effect_with(
+            (entries.len(), entries.last().map(|e| e.at_ms)),
+            move |_| {
+                if let Some(el) = scroller.cast::<web_sys::Element>() {
+                    if follow.borrow().get() {
+                        el.set_scroll_top(el.scroll_height());
+                    }
+                }
+            },
+        );
+    }
+    let onscroll = {
+        let scroller = scroller.clone();
+        let follow = follow.clone();
+        Callback::from(move |_: Event| {
+            if let Some(el) = scroller.cast::<web_sys::Element>() {
+                let gap = el.scroll_height() - el.scroll_top() - el.client_height();
+                follow.borrow().set(gap < 24);
+            }
+        })
+    };
+    let oninput = {
+        let on_filter = props.on_filter.clone();
+        Callback::from(move |e: InputEvent| {
+            on_filter.emit(e.target_unchecked_into::<HtmlInputElement>().value())
+        })
+    };
+    let count = match (entries.len(), props.filter.is_empty()) {
+        (1, true) => "1 event".to_string(),
+        (n, true) => format!("{n} events"),
+        (1, false) => "1 match".to_string(),
+        (n, false) => format!("{n} matches"),
+    };
+    html! {
+        <div class="evlog">
+            <div class="evlog-bar">
+                <input class="evlog-filter" type="search" aria-label="Filter events"
+                       placeholder="Filter: words, a consumer name or a rule id"
+                       value={props.filter.clone()} {oninput} />
+                <span class="evlog-count num" aria-live="polite">{ count }</span>
+            </div>
+            <div class="evlog-scroll" ref={scroller} {onscroll}>
+                if hidden > 0 {
+                    <p class="evlog-hidden">
+                        { format!("{hidden} earlier events not shown (the newest {MAX_SHOWN} are)") }
+                    </p>
+                }
+                <ol class="evlog-list" data-testid="event-log" aria-label="Events, newest last">
+                    { for shown.iter().map(item) }
+                </ol>
+                if entries.is_empty() {
+                    <p class="evlog-empty">
+                        { if props.filter.is_empty() {
+                            "Nothing has happened yet. Each event is written here in plain words, \
+                             with the rule that fired and who stopped consuming."
+                        } else {
+                            "No event matches the filter."
+                        } }
+                    </p>
+                }
+            </div>
+        </div>
+    }
+}

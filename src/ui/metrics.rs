@@ -1,0 +1,116 @@
+//! The metrics panel: what the rebalances have cost so far.
+//!
+//! Four totals (rebalances, partitions moved, partition-unavailable time,
+//! fenced consumers) and a table per consumer (partitions gained, lost, and
+//! the time its partitions sat unconsumed). Static membership trades
+//! rebalances and moves for unavailable time while a member restarts; this
+//! panel puts both sides of that trade next to each other.
+//!
+//! The header's `rebalance-count` and `partition-moves` read-outs belong to
+//! the app shell; this panel uses its own `data-metric` names.
+
+use super::format::format_seconds;
+use super::marks::{colour_repeats, consumer_class};
+use crate::sim::metrics::ConsumerMetrics;
+use crate::sim::snapshot::Snapshot;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// Props of [`MetricsPanel`].
+#[derive(Properties, PartialEq)]
+pub struct MetricsPanelProps {
+    pub snap: Rc<Snapshot>,
+}
+
+/// One total: a label, a value and a line saying what it counts.
+fn tile(metric: &'static str, label: &'static str, value: String, hint: &'static str) -> Html {
+    html! {
+        <div class="mx-tile" data-metric={metric}>
+            <dt>{ label }</dt>
+            <dd class="mx-value num">{ value }</dd>
+            <dd class="mx-hint">{ hint }</dd>
+        </div>
+    }
+}
+
+/// The rows of the per-consumer table: every consumer in card order, then
+/// any name the metrics still hold for a consumer no longer listed.
+fn consumer_rows(snap: &Snapshot) -> Vec<(String, Option<usize>, ConsumerMetrics)> {
+    let per = &snap.metrics.per_consumer;
+    let mut rows: Vec<(String, Option<usize>, ConsumerMetrics)> = snap
+        .consumers
+        .iter()
+        .map(|c| {
+            let m = per.get(&c.name).cloned().unwrap_or_default();
+            (c.name.clone(), Some(c.index), m)
+        })
+        .collect();
+    for (name, m) in per {
+        if !snap.consumers.iter().any(|c| &c.name == name) {
+            rows.push((name.clone(), None, m.clone()));
+        }
+    }
+    rows
+}
+
+fn consumer_row((name, index, m): &(String, Option<usize>, ConsumerMetrics)) -> Html {
+    let chip = classes!(
+        "chip",
+        index.map(consumer_class),
+        index
+            .is_some_and(colour_repeats)
+            .then_some("consumer-hatch"),
+        index.is_none().then_some("chip-other")
+    );
+    html! {
+        <tr data-consumer={name.clone()}>
+            <th scope="row"><span class={chip}>{ name }</span></th>
+            <td class="num">{ m.partitions_gained }</td>
+            <td class="num">{ m.partitions_lost }</td>
+            <td class="num">{ format_seconds(m.unavailable_ms) }</td>
+        </tr>
+    }
+}
+
+/// The totals and the per-consumer table.
+#[component]
+pub fn MetricsPanel(props: &MetricsPanelProps) -> Html {
+    let m = &props.snap.metrics;
+    let fenced = if m.fenced.is_empty() {
+        html! { <dd class="mx-hint">{ "stopped by FENCED_INSTANCE_ID" }</dd> }
+    } else {
+        html! { <dd class="mx-hint">{ format!("stopped by FENCED_INSTANCE_ID: {}", m.fenced.join(", ")) }</dd> }
+    };
+    let rows = consumer_rows(&props.snap);
+    html! {
+        <div class="mx" data-testid="metrics">
+            <dl class="mx-tiles">
+                { tile("rebalances", "Rebalances", m.rebalances.to_string(),
+                       "times the group entered PreparingRebalance") }
+                { tile("partitions-moved", "Partitions moved", m.partition_moves.to_string(),
+                       "changed consumer between generations") }
+                { tile("unavailable", "Partition-unavailable time", format_seconds(m.partition_unavailable_ms),
+                       "summed over partitions nobody consumed") }
+                <div class="mx-tile" data-metric="fenced">
+                    <dt>{ "Fenced consumers" }</dt>
+                    <dd class="mx-value num">{ m.fenced.len() }</dd>
+                    { fenced }
+                </div>
+            </dl>
+            if !rows.is_empty() {
+                <table class="mx-table">
+                    <caption>{ "Per consumer" }</caption>
+                    <thead>
+                        <tr>
+                            <th scope="col">{ "Consumer" }</th>
+                            <th scope="col" title="partitions taken over from another consumer">{ "Gained" }</th>
+                            <th scope="col" title="partitions given to another consumer or to nobody">{ "Lost" }</th>
+                            <th scope="col" title="time its assigned partitions sat unconsumed">{ "Unavailable" }</th>
+                        </tr>
+                    </thead>
+                    <tbody>{ for rows.iter().map(consumer_row) }</tbody>
+                </table>
+            }
+        </div>
+    }
+}

@@ -1,0 +1,384 @@
+//! Browser tests of the views (wasm32 only): each component is mounted on
+//! its own with a real [`Snapshot`] from the `kip345-restart` preset, and
+//! read through the attributes of the UI contract (`spec/ui-contract.md`).
+//!
+//! Run with `cargo test --target wasm32-unknown-unknown` (see tests/web.rs).
+#![cfg(target_arch = "wasm32")]
+
+use groupscope::coordinator::GroupState;
+use groupscope::sim::client::ClientState;
+use groupscope::sim::snapshot::Snapshot;
+use groupscope::ui::state::{AppState, Msg, UserAction};
+use groupscope::ui::{
+    log_views, AssignmentGrid, EventLog, LogView, MessageFlow, MetricsPanel, StateDiagram,
+};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Element, HtmlElement, HtmlInputElement};
+use yew::prelude::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// Steps the app until `done` holds (at most 5,000 events).
+fn step_until(state: &mut AppState, done: impl Fn(&Snapshot) -> bool) -> Snapshot {
+    for _ in 0..5_000 {
+        let snap = state.world.snapshot();
+        if done(&snap) {
+            return snap;
+        }
+        state.update(Msg::Step);
+    }
+    panic!("condition not reached in 5,000 steps");
+}
+
+/// The `kip345-restart` preset run until its group is Stable with A, B and C.
+fn stable_group() -> (AppState, Snapshot) {
+    let mut state = AppState::new(Some("kip345-restart"));
+    let snap = step_until(&mut state, |s| {
+        s.state == GroupState::Stable && s.partitions.iter().all(|p| p.consuming)
+    });
+    (state, snap)
+}
+
+/// Mounts `C` with `props` into a fresh `<div>` and waits for the render.
+async fn mount<C>(props: C::Properties) -> Element
+where
+    C: BaseComponent,
+{
+    let document = web_sys::window().unwrap().document().unwrap();
+    let root = document.create_element("div").unwrap();
+    document.body().unwrap().append_child(&root).unwrap();
+    yew::Renderer::<C>::with_root_and_props(root.clone(), props).render();
+    yew::scheduler::flush().await;
+    root
+}
+
+fn all(root: &Element, selector: &str) -> Vec<Element> {
+    let list = root.query_selector_all(selector).unwrap();
+    (0..list.length())
+        .map(|i| list.item(i).unwrap().dyn_into::<Element>().unwrap())
+        .collect()
+}
+
+fn one(root: &Element, selector: &str) -> Element {
+    root.query_selector(selector)
+        .unwrap()
+        .unwrap_or_else(|| panic!("nothing matches {selector}"))
+}
+
+fn attr(e: &Element, name: &str) -> String {
+    e.get_attribute(name).unwrap_or_default()
+}
+
+fn has_class(e: &Element, class: &str) -> bool {
+    attr(e, "class").split_whitespace().any(|c| c == class)
+}
+
+fn text(e: &Element) -> String {
+    e.text_content().unwrap_or_default()
+}
+
+// ---- Assignment grid ------------------------------------------------------
+
+#[wasm_bindgen_test]
+async fn a_stable_group_shows_nine_partitions_owned_by_a_b_and_c() {
+    let (_, snap) = stable_group();
+    let root = mount::<AssignmentGrid>(groupscope::ui::AssignmentGridProps {
+        snap: Rc::new(snap),
+    })
+    .await;
+
+    let grid = one(&root, "[data-testid=assignment]");
+    let cells = all(&grid, "[data-testid=partition]");
+    assert_eq!(cells.len(), 9);
+    for (i, cell) in cells.iter().enumerate() {
+        let owner = ["A", "B", "C"][i / 3];
+        assert_eq!(attr(cell, "data-topic"), "t");
+        assert_eq!(attr(cell, "data-partition"), i.to_string());
+        assert_eq!(attr(cell, "data-owner"), owner, "t-{i}");
+        assert!(has_class(cell, &format!("consumer-c{}", i / 3)));
+        assert!(!has_class(cell, "idle"), "t-{i} is consumed");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_restarting_static_members_partitions_stay_its_own_but_nobody_consumes_them() {
+    let (mut state, _) = stable_group();
+    let snap = step_until(&mut state, |s| {
+        s.consumers[0].state == ClientState::Down && s.now_ms > 0
+    });
+    let root = mount::<AssignmentGrid>(groupscope::ui::AssignmentGridProps {
+        snap: Rc::new(snap),
+    })
+    .await;
+
+    let cells = all(&root, "[data-testid=partition]");
+    for cell in &cells[..3] {
+        assert_eq!(attr(cell, "data-owner"), "A");
+        assert!(has_class(cell, "idle"));
+    }
+    for cell in &cells[3..] {
+        assert!(!has_class(cell, "idle"));
+    }
+    assert!(text(&root).contains("3 assigned, nobody consuming"));
+}
+
+#[wasm_bindgen_test]
+async fn a_group_with_no_assignment_leaves_every_cell_unowned() {
+    let state = AppState::new(Some("kip345-restart"));
+    let root = mount::<AssignmentGrid>(groupscope::ui::AssignmentGridProps {
+        snap: Rc::new(state.world.snapshot()),
+    })
+    .await;
+
+    let cells = all(&root, "[data-testid=partition]");
+    assert_eq!(cells.len(), 9);
+    for cell in &cells {
+        assert_eq!(attr(cell, "data-owner"), "");
+        assert!(has_class(cell, "unowned"));
+    }
+}
+
+#[wasm_bindgen_test]
+async fn five_hundred_partitions_render_quickly() {
+    let (mut state, _) = stable_group();
+    state.update(Msg::User(UserAction::AddPartitions {
+        topic: "big".into(),
+        partitions: 500,
+    }));
+    let snap = step_until(&mut state, |s| s.partitions.len() == 509);
+    let performance = web_sys::window().unwrap().performance().unwrap();
+    let started = performance.now();
+    let root = mount::<AssignmentGrid>(groupscope::ui::AssignmentGridProps {
+        snap: Rc::new(snap),
+    })
+    .await;
+    let elapsed = performance.now() - started;
+
+    assert_eq!(all(&root, "[data-testid=partition]").len(), 509);
+    assert_eq!(all(&root, "[data-topic=big]").len(), 500);
+    web_sys::console::log_1(&format!("assignment grid, 509 partitions: {elapsed:.1} ms").into());
+    assert!(elapsed < 1_000.0, "rendering took {elapsed:.1} ms");
+}
+
+// ---- State diagram --------------------------------------------------------
+
+#[wasm_bindgen_test]
+async fn the_state_diagram_marks_the_current_state_and_the_last_move() {
+    let root = mount::<StateDiagram>(groupscope::ui::StateDiagramProps {
+        state: GroupState::Stable,
+        last_transition: Some((GroupState::CompletingRebalance, GroupState::Stable)),
+        generation: 1,
+        leader: Some("A".into()),
+    })
+    .await;
+
+    let svg = one(&root, "[data-testid=state-diagram]");
+    for state in GroupState::ALL {
+        let node = one(&svg, &format!("[data-state={}]", state.name()));
+        let expected = (state == GroupState::Stable).then(|| "step".to_string());
+        assert_eq!(node.get_attribute("aria-current"), expected, "{state}");
+        assert!(text(&node).contains(state.name()));
+    }
+    let last = all(&svg, ".edge.last");
+    assert_eq!(last.len(), 1);
+    assert_eq!(attr(&last[0], "data-from"), "CompletingRebalance");
+    assert_eq!(attr(&last[0], "data-to"), "Stable");
+    assert_eq!(all(&svg, ".edge").len(), 6);
+    let readout = text(&one(&svg, ".readout"));
+    assert!(readout.contains('1') && readout.contains('A'), "{readout}");
+    assert!(text(&root).contains(GroupState::Stable.explanation()));
+}
+
+#[wasm_bindgen_test]
+async fn without_a_last_move_no_arrow_is_highlighted_and_a_member_id_is_shortened() {
+    let root = mount::<StateDiagram>(groupscope::ui::StateDiagramProps {
+        state: GroupState::PreparingRebalance,
+        last_transition: None,
+        generation: 3,
+        leader: Some("A-8c1e2f3a-0b1c-4d2e-8f90-123456789abc".into()),
+    })
+    .await;
+
+    assert!(all(&root, ".edge.last").is_empty());
+    let readout = text(&one(&root, ".readout .readout-value:last-of-type"));
+    assert!(readout.ends_with("A-8c1e"), "{readout}");
+}
+
+// ---- Event log ------------------------------------------------------------
+
+fn event_log_props(
+    entries: Vec<LogView>,
+    on_filter: Callback<String>,
+) -> groupscope::ui::EventLogProps {
+    groupscope::ui::EventLogProps {
+        entries: Rc::new(entries),
+        filter: String::new(),
+        on_filter,
+    }
+}
+
+#[wasm_bindgen_test]
+async fn the_event_log_lists_every_event_newest_last() {
+    let (state, _) = stable_group();
+    let entries = log_views(&state);
+    assert!(entries.len() > 10 && entries.len() < 300);
+    let last_text = entries.last().unwrap().text.clone();
+    let root = mount::<EventLog>(event_log_props(entries.clone(), Callback::noop())).await;
+
+    let log = one(&root, "[data-testid=event-log]");
+    let items = all(&log, "[data-testid=event]");
+    assert_eq!(items.len(), entries.len());
+    let times: Vec<u64> = items
+        .iter()
+        .map(|i| attr(i, "data-at-ms").parse().unwrap())
+        .collect();
+    assert!(times.windows(2).all(|w| w[0] <= w[1]), "{times:?}");
+    assert!(text(items.last().unwrap()).contains(&last_text));
+    // A coordinator rule is tagged with its id and spec section.
+    let ruled = all(&log, "[data-rule='kip345.new-static-member']");
+    assert!(!ruled.is_empty());
+    assert!(text(&ruled[0]).contains("§4 r2"));
+}
+
+#[wasm_bindgen_test]
+async fn member_ids_in_events_show_short_but_keep_their_full_text() {
+    let (state, _) = stable_group();
+    let entries = log_views(&state);
+    let full = state.world.snapshot().consumers[1].member_id.clone();
+    let root = mount::<EventLog>(event_log_props(entries, Callback::noop())).await;
+
+    let ids = all(&root, "code.mid");
+    let b = ids
+        .iter()
+        .find(|c| attr(c, "title") == full)
+        .expect("B's member id is in the log");
+    assert_eq!(text(b), full);
+    let rest = text(&one(b, ".mid-rest"));
+    assert_eq!(
+        format!("B-{}{rest}", &full[2..6]),
+        full,
+        "B-xxxx, then the rest hidden"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn typing_in_the_filter_calls_on_filter() {
+    let typed = Rc::new(RefCell::new(Vec::<String>::new()));
+    let on_filter = {
+        let typed = typed.clone();
+        Callback::from(move |f: String| typed.borrow_mut().push(f))
+    };
+    let root = mount::<EventLog>(event_log_props(Vec::new(), on_filter)).await;
+
+    let input: HtmlInputElement = one(&root, "input[aria-label='Filter events']")
+        .dyn_into()
+        .unwrap();
+    input.set_value("kip345");
+    let event = web_sys::InputEvent::new("input").unwrap();
+    input.dispatch_event(&event).unwrap();
+    yew::scheduler::flush().await;
+    assert_eq!(*typed.borrow(), vec!["kip345".to_string()]);
+}
+
+#[wasm_bindgen_test]
+async fn a_long_log_renders_only_its_newest_entries_and_says_so() {
+    let entries: Vec<LogView> = (0..350u64)
+        .map(|i| LogView {
+            at_ms: i,
+            consumer: None,
+            consumer_index: None,
+            text: format!("event {i}"),
+            rule_id: None,
+            section: None,
+            rule_summary: None,
+            source: "coordinator",
+        })
+        .collect();
+    let root = mount::<EventLog>(event_log_props(entries, Callback::noop())).await;
+
+    let items = all(&root, "[data-testid=event]");
+    assert_eq!(items.len(), 300);
+    assert!(text(&items[0]).contains("event 50"));
+    assert!(text(items.last().unwrap()).contains("event 349"));
+    assert!(text(&root).contains("50 earlier events not shown"));
+}
+
+// ---- Message flow ---------------------------------------------------------
+
+fn flow_props(state: &AppState) -> groupscope::ui::MessageFlowProps {
+    let snap = state.world.snapshot();
+    let mut messages: Vec<_> = state.world.recent_messages.iter().cloned().collect();
+    messages.extend(snap.messages.iter().cloned());
+    groupscope::ui::MessageFlowProps {
+        snap: Rc::new(snap),
+        messages: Rc::new(messages),
+    }
+}
+
+#[wasm_bindgen_test]
+async fn the_message_flow_has_a_lane_per_consumer_and_hides_routine_heartbeats() {
+    let (mut state, _) = stable_group();
+    step_until(&mut state, |s| s.now_ms >= 15_000);
+    let props = flow_props(&state);
+    let total = props.messages.len();
+    let root = mount::<MessageFlow>(props).await;
+
+    let lanes: Vec<String> = all(&root, ".seq-lane-name").iter().map(text).collect();
+    assert_eq!(lanes, ["Coordinator", "A", "B", "C"]);
+    let rows = all(&root, "[data-testid=message]");
+    assert!(!rows.is_empty() && rows.len() <= 30);
+    assert!(rows.iter().all(|r| attr(r, "data-api") != "Heartbeat"));
+    let apis: Vec<String> = rows.iter().map(|r| attr(r, "data-api")).collect();
+    assert!(apis.contains(&"JoinGroup".to_string()), "{apis:?}");
+
+    let toggle: HtmlElement = one(&root, ".seq-toggle").dyn_into().unwrap();
+    assert!(text(&toggle).contains("hidden"));
+    toggle.click();
+    yew::scheduler::flush().await;
+    let rows = all(&root, "[data-testid=message]");
+    assert_eq!(rows.len(), total.min(30));
+    assert!(rows.iter().any(|r| attr(r, "data-api") == "Heartbeat"));
+}
+
+#[wasm_bindgen_test]
+async fn a_message_on_the_wire_is_drawn_in_flight() {
+    let mut state = AppState::new(Some("kip345-restart"));
+    state.update(Msg::Step);
+    let snap = state.world.snapshot();
+    assert!(!snap.messages.is_empty(), "a JoinGroup is on the wire");
+    let root = mount::<MessageFlow>(flow_props(&state)).await;
+
+    let flying = all(&root, "[data-in-flight=true]");
+    assert_eq!(flying.len(), snap.messages.len());
+    assert!(text(&flying[0]).contains("in flight"));
+}
+
+// ---- Metrics --------------------------------------------------------------
+
+#[wasm_bindgen_test]
+async fn the_metrics_count_one_rebalance_and_list_every_consumer() {
+    let (_, snap) = stable_group();
+    let root = mount::<MetricsPanel>(groupscope::ui::MetricsPanelProps {
+        snap: Rc::new(snap),
+    })
+    .await;
+
+    let value = |metric: &str| text(&one(&root, &format!("[data-metric={metric}] .mx-value")));
+    assert_eq!(value("rebalances"), "1");
+    assert_eq!(value("partitions-moved"), "0");
+    assert_eq!(value("fenced"), "0");
+    let rows: Vec<String> = all(&root, "tbody tr")
+        .iter()
+        .map(|r| attr(r, "data-consumer"))
+        .collect();
+    assert_eq!(rows, ["A", "B", "C"]);
+    // The header's read-outs are the app shell's; the panel must not repeat their ids.
+    assert!(all(
+        &root,
+        "[data-testid=rebalance-count], [data-testid=partition-moves]"
+    )
+    .is_empty());
+}
