@@ -1,13 +1,15 @@
 //! Browser tests (wasm32 only): mount the app in headless Chromium and read
-//! the page the way the UI contract describes it (`spec/ui-contract.md`).
+//! the page the way the UI contract describes it (`spec/ui-contract.md`):
+//! by accessible names and `data-testid`s.
 //!
 //! Run with `cargo test --target wasm32-unknown-unknown` (scripts/test sets up
 //! `wasm-bindgen-test-runner` and chromedriver).
 #![cfg(target_arch = "wasm32")]
 
 use groupscope::coordinator::GroupState;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::Element;
+use web_sys::{Element, HtmlElement, HtmlInputElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -27,6 +29,52 @@ fn by_testid(root: &Element, testid: &str) -> Element {
         .unwrap_or_else(|| panic!("no element with data-testid={testid}"))
 }
 
+fn text_of(root: &Element, testid: &str) -> String {
+    by_testid(root, testid)
+        .text_content()
+        .unwrap()
+        .trim()
+        .to_string()
+}
+
+fn ms_of(root: &Element) -> u64 {
+    by_testid(root, "virtual-time")
+        .get_attribute("data-ms")
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+/// The button whose accessible name (`aria-label`) is `name`.
+fn button(root: &Element, name: &str) -> HtmlElement {
+    root.query_selector(&format!("button[aria-label=\"{name}\"]"))
+        .unwrap()
+        .unwrap_or_else(|| panic!("no button named {name:?}"))
+        .dyn_into()
+        .unwrap()
+}
+
+/// The button whose text is `text` (buttons named by their content).
+fn button_with_text(root: &Element, text: &str) -> HtmlElement {
+    let all = root.query_selector_all("button").unwrap();
+    (0..all.length())
+        .filter_map(|i| all.item(i)?.dyn_into::<HtmlElement>().ok())
+        .find(|b| b.text_content().unwrap_or_default().trim() == text)
+        .unwrap_or_else(|| panic!("no button with text {text:?}"))
+}
+
+async fn click(el: &HtmlElement) {
+    el.click();
+    yew::scheduler::flush().await;
+}
+
+fn members(root: &Element) -> Vec<Element> {
+    let list = root.query_selector_all("[data-testid=member]").unwrap();
+    (0..list.length())
+        .map(|i| list.item(i).unwrap().dyn_into().unwrap())
+        .collect()
+}
+
 #[wasm_bindgen_test]
 async fn a_new_group_shows_state_empty_generation_zero_at_time_zero() {
     let root = mount_app().await;
@@ -36,16 +84,18 @@ async fn a_new_group_shows_state_empty_generation_zero_at_time_zero() {
         state.text_content().unwrap().trim(),
         GroupState::Empty.name()
     );
-    assert_eq!(
-        by_testid(&root, "generation")
-            .text_content()
-            .unwrap()
-            .trim(),
-        "0"
-    );
+    assert_eq!(text_of(&root, "generation"), "0");
     let time = by_testid(&root, "virtual-time");
     assert_eq!(time.get_attribute("data-ms").as_deref(), Some("0"));
     assert_eq!(time.text_content().unwrap().trim(), "0.000 s");
+    assert_eq!(text_of(&root, "rebalance-count"), "0");
+    assert_eq!(text_of(&root, "partition-moves"), "0");
+    assert!(
+        root.query_selector("[data-testid=error-banner]")
+            .unwrap()
+            .is_none(),
+        "no banner without an error"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -61,4 +111,153 @@ async fn the_state_diagram_marks_only_the_current_state() {
         let expected = (state == GroupState::Empty).then(|| "step".to_string());
         assert_eq!(node.get_attribute("aria-current"), expected, "{state}");
     }
+}
+
+#[wasm_bindgen_test]
+async fn stepping_moves_virtual_time_and_takes_the_group_out_of_empty() {
+    let root = mount_app().await;
+    let step = button(&root, "Step");
+    for _ in 0..40 {
+        if text_of(&root, "group-state") != "Empty" {
+            break;
+        }
+        click(&step).await;
+    }
+    assert_eq!(text_of(&root, "group-state"), "PreparingRebalance");
+    // Next state runs to the following change: the join phase ends.
+    click(&button(&root, "Next state")).await;
+    assert_eq!(text_of(&root, "group-state"), "CompletingRebalance");
+    assert_eq!(text_of(&root, "generation"), "1");
+    let before = ms_of(&root);
+    click(&button(&root, "Next state")).await;
+    assert_eq!(text_of(&root, "group-state"), "Stable");
+    assert!(ms_of(&root) >= before);
+    // Step back returns to the event before.
+    let stepped = ms_of(&root);
+    click(&button(&root, "Step back")).await;
+    assert!(ms_of(&root) <= stepped);
+}
+
+#[wasm_bindgen_test]
+async fn the_play_button_is_named_for_what_it_will_do() {
+    let root = mount_app().await;
+    click(&button(&root, "Play")).await;
+    let pause = button(&root, "Pause");
+    assert!(root
+        .query_selector("button[aria-label=Play]")
+        .unwrap()
+        .is_none());
+    click(&pause).await;
+    button(&root, "Play");
+}
+
+#[wasm_bindgen_test]
+async fn the_arrow_key_steps_and_keys_typed_into_a_field_do_not() {
+    let root = mount_app().await;
+    let document = web_sys::window().unwrap().document().unwrap();
+    let press = |key: &str| {
+        let init = web_sys::KeyboardEventInit::new();
+        init.set_key(key);
+        init.set_bubbles(true);
+        init.set_cancelable(true);
+        web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap()
+    };
+    let before = root
+        .query_selector("input[aria-label=Timeline]")
+        .unwrap()
+        .unwrap()
+        .dyn_into::<HtmlInputElement>()
+        .unwrap();
+    let steps_before = before.value();
+    document.dispatch_event(&press("ArrowRight")).unwrap();
+    yew::scheduler::flush().await;
+    let timeline: HtmlInputElement = root
+        .query_selector("input[aria-label=Timeline]")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    assert_ne!(timeline.value(), steps_before, "→ ran one event");
+
+    let stepped = timeline.value();
+    let field: Element = root
+        .query_selector("input[name=latency_ms]")
+        .unwrap()
+        .unwrap();
+    field.dispatch_event(&press("ArrowRight")).unwrap();
+    yew::scheduler::flush().await;
+    assert_eq!(
+        timeline.value(),
+        stepped,
+        "→ inside a field moves the caret"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_card_per_consumer_and_adding_a_dynamic_one_adds_a_dashed_card() {
+    let root = mount_app().await;
+    let cards = members(&root);
+    let names: Vec<String> = cards
+        .iter()
+        .map(|c| c.get_attribute("data-name").unwrap())
+        .collect();
+    assert_eq!(names, ["A", "B", "C"]);
+    for c in &cards {
+        assert_eq!(c.get_attribute("data-static").as_deref(), Some("true"));
+        assert_eq!(
+            c.get_attribute("data-client-state").as_deref(),
+            Some("down")
+        );
+        assert_eq!(c.get_attribute("data-member-id").as_deref(), Some(""));
+    }
+    button(&root, "Restart A");
+    button(&root, "Remove A");
+
+    click(&button_with_text(&root, "Add dynamic consumer")).await;
+    let cards = members(&root);
+    assert_eq!(cards.len(), 4);
+    let d = &cards[3];
+    assert_eq!(d.get_attribute("data-name").as_deref(), Some("D"));
+    assert_eq!(d.get_attribute("data-static").as_deref(), Some("false"));
+    assert!(d.class_list().contains("member-dynamic"));
+    assert!(d.class_list().contains("consumer-c3"));
+    assert!(
+        d.query_selector("button[aria-label=\"Remove D\"]")
+            .unwrap()
+            .is_none(),
+        "only static members are removed by group.instance.id"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_bad_session_timeout_is_shown_beside_the_field_and_in_the_banner_and_changes_nothing() {
+    let root = mount_app().await;
+    click(&button(&root, "Step")).await;
+    click(&button(&root, "Step")).await;
+    let ms = ms_of(&root);
+    let field: HtmlInputElement = root
+        .query_selector("input[name=session_timeout_ms]")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    field.set_value("100");
+    let input = web_sys::InputEvent::new("input").unwrap();
+    field.dispatch_event(&input).unwrap();
+    yew::scheduler::flush().await;
+    click(&button_with_text(&root, "Apply")).await;
+
+    let banner = text_of(&root, "error-banner");
+    assert!(banner.contains("session.timeout.ms"), "{banner}");
+    assert!(
+        banner.contains("6000") && banner.contains("1800000"),
+        "{banner}"
+    );
+    let inline = root
+        .query_selector(".field-error[data-field=session_timeout_ms]")
+        .unwrap()
+        .expect("the error beside its field");
+    assert_eq!(inline.text_content().unwrap().trim(), banner);
+    assert_eq!(ms_of(&root), ms, "the run is untouched");
+    assert_eq!(field.get_attribute("aria-invalid").as_deref(), Some("true"));
 }

@@ -1,78 +1,168 @@
-//! The app shell: header, virtual-time read-out and the panels, laid out as
-//! `UI-DESIGN.md` sketches (state and static map left, consumers and
-//! assignment right, message flow full width, event log beside metrics).
+//! The page: header with the scenario select, the transport bar, a status
+//! line (guidance, notices, `error-banner`), and the panels laid out as
+//! `UI-DESIGN.md` sketches — group state and static map left, consumers and
+//! assignment right, message flow full width, event log beside metrics.
 //!
-//! The simulator is not wired in yet, so the shell shows a group that has
-//! never had a member: `Empty`, generation 0, virtual time 0.
+//! `App` owns the one store ([`Store`]); it reads the state once per
+//! version, memoises the [`Snapshot`] and hands every panel an
+//! `Rc<Snapshot>` or small props plus `on_*` callbacks.
 
+use super::assignment::AssignmentGrid;
+use super::consumers::Consumers;
+use super::controls::AddPartitions;
+use super::event_log::{log_views, EventLog, LogView};
+use super::format::{group_exists, preset_hint, short_member_id, shown_state, shown_transition};
+use super::instance_map::InstanceMap;
+use super::message_flow::MessageFlow;
+use super::metrics::MetricsPanel;
 use super::panel::Panel;
+use super::scenario_picker::{scenario_from_url, ScenarioDescription, ScenarioPicker};
+use super::settings::Settings;
+use super::state::{AppState, FieldError, Msg, SettingsForm, UserAction};
 use super::state_diagram::{state_class, StateDiagram};
+use super::store::{use_play_clock, use_shortcuts, Store};
+use super::transport::Transport;
 use crate::coordinator::GroupState;
+use crate::sim::snapshot::MessageView;
+use crate::sim::Snapshot;
+use std::rc::Rc;
 use yew::prelude::*;
 
-/// Virtual time as the UI writes it: seconds with milliseconds (`12.345 s`).
-fn format_virtual_time(now_ms: u64) -> String {
-    format!("{}.{:03} s", now_ms / 1000, now_ms % 1000)
+/// What the page shows besides the snapshot, read once per store version.
+#[derive(Clone, PartialEq)]
+struct Chrome {
+    playing: bool,
+    speed: u64,
+    max_steps: u64,
+    preset: Option<AttrValue>,
+    description: AttrValue,
+    error: Option<String>,
+    settings_error: Option<FieldError>,
+    settings: SettingsForm,
+    notice: Option<String>,
+    log_filter: String,
+    last_transition: Option<(GroupState, GroupState)>,
+    topics: Rc<Vec<(String, u32)>>,
+}
+
+impl Chrome {
+    fn of(s: &AppState) -> Self {
+        Chrome {
+            playing: s.playing,
+            speed: s.speed,
+            max_steps: s.max_steps,
+            preset: s.preset.clone().map(AttrValue::from),
+            description: s.scenario.description.clone().unwrap_or_default().into(),
+            error: s.error.clone(),
+            settings_error: s.settings_error.clone(),
+            settings: s.settings.clone(),
+            notice: s.notice.clone(),
+            log_filter: s.log_filter.clone(),
+            last_transition: s.last_transition,
+            topics: Rc::new(
+                s.world
+                    .topics()
+                    .iter()
+                    .map(|(t, n)| (t.clone(), *n))
+                    .collect(),
+            ),
+        }
+    }
 }
 
 /// The whole page.
 #[component]
 pub fn App() -> Html {
-    let state = GroupState::Empty;
-    let generation: i32 = 0;
-    let now_ms: u64 = 0;
+    let store = use_reducer(|| Store::new(AppState::new(scenario_from_url().as_deref())));
+    let on_msg: Callback<Msg> = store.dispatcher().to_callback();
+    let version = store.version;
+    let snap: Rc<Snapshot> = {
+        let store = store.clone();
+        use_memo(version, move |_| store.state().world.snapshot())
+    };
+    let messages: Rc<Vec<MessageView>> = {
+        let (store, snap) = (store.clone(), Rc::clone(&snap));
+        use_memo(version, move |_| {
+            let state = store.state();
+            let mut all: Vec<MessageView> = state.world.recent_messages.iter().cloned().collect();
+            all.extend(snap.messages.iter().cloned());
+            all
+        })
+    };
+    let log: Rc<Vec<LogView>> = {
+        let store = store.clone();
+        use_memo(version, move |_| log_views(&store.state()))
+    };
+    let chrome: Rc<Chrome> = {
+        let store = store.clone();
+        use_memo(version, move |_| Chrome::of(&store.state()))
+    };
+    use_play_clock(chrome.playing, on_msg.clone());
+    use_shortcuts(on_msg.clone());
+
+    let on_action = on_msg.reform(Msg::User);
+    let check = {
+        let store = store.clone();
+        Callback::from(move |a: UserAction| store.state().check_user(&a))
+    };
+    let (state, generation) = shown_state(&snap);
 
     html! {
         <div class="app">
-            <AppHeader />
-            <div class="transport" role="region" aria-label="Time">
-                <p class="transport-note">
-                    { "Simulated: one coordinator, virtual time, no real network or log." }
-                </p>
-                <p class="clock">
-                    <span class="clock-label">{ "t =" }</span>
-                    <span class="clock-value" data-testid="virtual-time" data-ms={now_ms.to_string()}>
-                        { format_virtual_time(now_ms) }
-                    </span>
-                </p>
-            </div>
+            <header class="app-header">
+                <Brand />
+                <ScenarioPicker selected={chrome.preset.clone()} on_msg={on_msg.clone()} />
+            </header>
+            <ScenarioDescription text={chrome.description.clone()} />
+            <Transport now_ms={snap.now_ms} steps={snap.steps} max_steps={chrome.max_steps}
+                       playing={chrome.playing} ended={snap.ended} speed={chrome.speed}
+                       on_msg={on_msg.clone()} />
+            <StatusLine hint={preset_hint(chrome.preset.as_deref())} notice={chrome.notice.clone()}
+                        error={chrome.error.clone()} settings_error={chrome.settings_error.clone()}
+                        on_msg={on_msg.clone()} />
             <main class="layout">
                 <div class="column column-left">
                     <Panel title="Group" hint="classic protocol" class="panel-group">
-                        <GroupSummary {state} {generation} />
-                        <StateDiagram current={state} />
-                        <p class="state-explanation">{ state.explanation() }</p>
+                        <GroupSummary snap={Rc::clone(&snap)} />
+                        <StateDiagram {state} {generation}
+                                      last_transition={shown_transition(chrome.last_transition, snap.generation_id)}
+                                      leader={snap.leader_name.clone().or_else(|| snap.leader.clone())} />
+                        if !group_exists(&snap) {
+                            <p class="state-explanation">
+                                { "No group on the coordinator yet: the first JoinGroup creates it, Empty at generation 0." }
+                            </p>
+                        }
+                        if !snap.violations.is_empty() {
+                            <ul class="violations" role="alert">
+                                { for snap.violations.iter().map(|v| html! { <li>{ format!("Invariant broken: {v}") }</li> }) }
+                            </ul>
+                        }
                     </Panel>
-                    <InstanceMap />
+                    <Panel title="Static members" hint="group.instance.id → member.id" class="panel-instances">
+                        <InstanceMap snap={Rc::clone(&snap)} />
+                    </Panel>
+                    <Settings settings={chrome.settings.clone()} error={chrome.settings_error.clone()}
+                              on_msg={on_msg.clone()} />
                 </div>
                 <div class="column column-right">
                     <Panel title="Consumers" hint="one card per consumer process" class="panel-consumers">
-                        <p class="empty-note">
-                            { "No consumers yet. Each consumer gets a card here with its " }
-                            <code>{ "member.id" }</code>{ ", its " }<code>{ "group.instance.id" }</code>
-                            { " when it is static, and its session timer." }
-                        </p>
+                        <Consumers snap={Rc::clone(&snap)} on_action={on_action.clone()} />
                     </Panel>
                     <Panel title="Assignment" hint="topic × partition" class="panel-assignment">
-                        <div class="assignment-grid" data-testid="assignment"></div>
-                        <p class="empty-note">
-                            { "No partitions assigned. Each cell will take the colour of the consumer that owns it." }
-                        </p>
+                        <AddPartitions topics={Rc::clone(&chrome.topics)} {check} on_msg={on_msg.clone()} />
+                        <AssignmentGrid snap={Rc::clone(&snap)} />
                     </Panel>
                 </div>
                 <Panel title="Message flow" hint="requests and responses over virtual time" class="panel-flow">
-                    <MessageFlow />
+                    <MessageFlow snap={Rc::clone(&snap)} messages={messages} />
                 </Panel>
                 <div class="bottom-row">
-                    <Panel title="Event log" class="panel-log">
-                        <ol class="event-log" data-testid="event-log"></ol>
-                        <p class="empty-note">
-                            { "Nothing has happened yet. Each event is written here in plain words, \
-                               with the rule that fired and who stopped consuming." }
-                        </p>
+                    <Panel title="Event log" hint="newest last" class="panel-log">
+                        <EventLog entries={log} filter={chrome.log_filter.clone()}
+                                  on_filter={on_msg.reform(Msg::SetLogFilter)} />
                     </Panel>
-                    <Panel title="Metrics" class="panel-metrics">
-                        <Metrics {generation} />
+                    <Panel title="Metrics" hint="what rebalancing cost" class="panel-metrics">
+                        <MetricsPanel snap={Rc::clone(&snap)} />
                     </Panel>
                 </div>
             </main>
@@ -80,11 +170,11 @@ pub fn App() -> Html {
     }
 }
 
-/// The product header: mark, name and what it shows.
+/// The product mark and name.
 #[component]
-fn AppHeader() -> Html {
+fn Brand() -> Html {
     html! {
-        <header class="app-header">
+        <div class="brand">
             <svg class="brand-mark" viewBox="0 0 32 32" aria-hidden="true">
                 <circle cx="16" cy="16" r="14" class="ring" />
                 <circle cx="16" cy="16" r="4.5" class="hub" />
@@ -95,130 +185,105 @@ fn AppHeader() -> Html {
             <div class="brand-text">
                 <h1>{ "GroupScope" }</h1>
                 <p class="tagline">
-                    { "Apache Kafka's consumer group coordinator with static membership (KIP-345), event by event." }
+                    { "Kafka's consumer group coordinator with static membership (KIP-345), event by event. \
+                       Simulated: one coordinator, virtual time." }
                 </p>
             </div>
-        </header>
-    }
-}
-
-#[derive(Properties, PartialEq)]
-struct GroupSummaryProps {
-    state: GroupState,
-    generation: i32,
-}
-
-/// State badge, generation, leader and protocol of the group.
-#[component]
-fn GroupSummary(props: &GroupSummaryProps) -> Html {
-    html! {
-        <dl class="group-summary">
-            <div class="summary-item">
-                <dt>{ "State" }</dt>
-                <dd>
-                    <span class={classes!("state-badge", state_class(props.state))} data-testid="group-state">
-                        { props.state.name() }
-                    </span>
-                </dd>
-            </div>
-            <div class="summary-item">
-                <dt>{ "Generation" }</dt>
-                <dd class="num" data-testid="generation">{ props.generation }</dd>
-            </div>
-            <div class="summary-item">
-                <dt>{ "Leader" }</dt>
-                <dd class="muted">{ "none" }</dd>
-            </div>
-            <div class="summary-item">
-                <dt>{ "Protocol" }</dt>
-                <dd class="muted">{ "none" }</dd>
-            </div>
-        </dl>
-    }
-}
-
-/// The static member map `group.instance.id → member.id` (empty for now).
-#[component]
-fn InstanceMap() -> Html {
-    html! {
-        <Panel title="Static members" hint="group.instance.id → member.id" class="panel-instances">
-            <table class="instance-map" data-testid="instance-map">
-                <thead>
-                    <tr>
-                        <th scope="col"><code>{ "group.instance.id" }</code></th>
-                        <th scope="col"><code>{ "member.id" }</code></th>
-                        <th scope="col">{ "Earlier member ids" }</th>
-                    </tr>
-                </thead>
-                <tbody>
-                    <tr class="empty-row">
-                        <td colspan="3">
-                            { "No static members. A restart within " }<code>{ "session.timeout.ms" }</code>
-                            { " keeps the row and replaces only the member.id: no rebalance." }
-                        </td>
-                    </tr>
-                </tbody>
-            </table>
-        </Panel>
-    }
-}
-
-/// The sequence lanes: one for the coordinator, one per consumer (none yet).
-#[component]
-fn MessageFlow() -> Html {
-    html! {
-        <div class="flow">
-            <div class="lane lane-coordinator">
-                <span class="lane-name">{ "Coordinator" }</span>
-                <span class="lane-line" aria-hidden="true"></span>
-            </div>
-            <p class="empty-note">
-                { "JoinGroup, SyncGroup, Heartbeat and LeaveGroup messages travel along these lanes, \
-                   one lane per consumer." }
-            </p>
         </div>
     }
 }
 
 #[derive(Properties, PartialEq)]
-struct MetricsProps {
-    generation: i32,
+struct StatusLineProps {
+    hint: &'static str,
+    notice: Option<String>,
+    error: Option<String>,
+    settings_error: Option<FieldError>,
+    on_msg: Callback<Msg>,
 }
 
-/// Counters that tell what rebalances cost.
+/// One reserved line under the transport bar: the `error-banner` while an
+/// input error is shown, else the last notice, else the preset's guidance.
 #[component]
-fn Metrics(props: &MetricsProps) -> Html {
+fn StatusLine(props: &StatusLineProps) -> Html {
+    let messages: Vec<&str> = props
+        .settings_error
+        .as_ref()
+        .map(|e| e.message.as_str())
+        .into_iter()
+        .chain(props.error.as_deref())
+        .collect();
+    let dismiss = props.on_msg.reform(|_: MouseEvent| Msg::DismissError);
     html! {
-        <dl class="metrics">
-            <div class="metric">
-                <dt>{ "Rebalances" }</dt>
-                <dd class="num" data-testid="rebalance-count">{ 0 }</dd>
-            </div>
-            <div class="metric">
-                <dt>{ "Generations" }</dt>
-                <dd class="num">{ props.generation }</dd>
-            </div>
-            <div class="metric">
-                <dt>{ "Partitions moved" }</dt>
-                <dd class="num" data-testid="partition-moves">{ 0 }</dd>
-            </div>
-            <div class="metric">
-                <dt>{ "Stop-the-world" }</dt>
-                <dd class="num">{ format_virtual_time(0) }</dd>
-            </div>
-        </dl>
+        <div class="status-line">
+            if !messages.is_empty() {
+                <div class="error-banner" data-testid="error-banner" role="alert">
+                    <p class="banner-text">{ messages.join(" ") }</p>
+                    if props.error.is_some() {
+                        <button type="button" class="banner-dismiss" aria-label="Dismiss" title="Dismiss"
+                                onclick={dismiss}></button>
+                    }
+                </div>
+            } else if let Some(n) = &props.notice {
+                <p class="notice" role="status">{ n }</p>
+            } else {
+                <p class="hint" role="status">{ props.hint }</p>
+            }
+        </div>
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::format_virtual_time;
-    use wasm_bindgen_test::wasm_bindgen_test as test;
+#[derive(Properties, PartialEq)]
+struct GroupSummaryProps {
+    snap: Rc<Snapshot>,
+}
 
-    #[test]
-    fn virtual_time_is_seconds_with_three_decimals() {
-        assert_eq!(format_virtual_time(0), "0.000 s");
-        assert_eq!(format_virtual_time(12_345), "12.345 s");
-        assert_eq!(format_virtual_time(7), "0.007 s");
+/// State badge, generation, leader, protocol, and what rebalancing cost so far.
+#[component]
+fn GroupSummary(props: &GroupSummaryProps) -> Html {
+    let snap = &props.snap;
+    let (state, generation) = shown_state(snap);
+    let leader = match (&snap.leader_name, &snap.leader) {
+        (Some(name), Some(id)) => html! {
+            <>{ name }{ " " }<code class="member-id" title={id.clone()}>{ short_member_id(id) }</code></>
+        },
+        (None, Some(id)) => {
+            html! { <code class="member-id" title={id.clone()}>{ short_member_id(id) }</code> }
+        }
+        _ => html! { <span class="muted">{ "none" }</span> },
+    };
+    html! {
+        <dl class="group-summary">
+            <div class="summary-item summary-state">
+                <dt>{ "State" }</dt>
+                <dd>
+                    <span class={classes!("state-badge", state_class(state))} data-testid="group-state">
+                        { state.name() }
+                    </span>
+                </dd>
+            </div>
+            <div class="summary-item">
+                <dt>{ "Generation" }</dt>
+                <dd class="num" data-testid="generation">{ generation }</dd>
+            </div>
+            <div class="summary-item">
+                <dt>{ "Leader" }</dt>
+                <dd>{ leader }</dd>
+            </div>
+            <div class="summary-item">
+                <dt>{ "Protocol" }</dt>
+                <dd>
+                    if let Some(p) = &snap.protocol_name { <code>{ p }</code> } else { <span class="muted">{ "none" }</span> }
+                </dd>
+            </div>
+            <div class="summary-item">
+                <dt>{ "Rebalances" }</dt>
+                <dd class="num" data-testid="rebalance-count">{ snap.metrics.rebalances }</dd>
+            </div>
+            <div class="summary-item">
+                <dt>{ "Partitions moved" }</dt>
+                <dd class="num" data-testid="partition-moves">{ snap.metrics.partition_moves }</dd>
+            </div>
+        </dl>
     }
 }

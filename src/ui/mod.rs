@@ -1,7 +1,10 @@
-//! The browser UI. [`state`] is the app's state and reducer, with no Yew
-//! import, compiled and tested natively; the components (wasm only) are a
-//! view over it and never change coordinator state themselves.
+//! The browser UI. [`state`] is the app's state and reducer and [`format`]
+//! how the UI writes values; both have no Yew import and are compiled and
+//! tested natively. The components (wasm only) are a view over a
+//! [`crate::sim::Snapshot`] and never change coordinator state themselves:
+//! they send [`state::Msg`]s to the one store ([`store`]).
 
+pub mod format;
 pub mod marks;
 pub mod state;
 
@@ -10,7 +13,13 @@ mod app;
 #[cfg(target_arch = "wasm32")]
 mod assignment;
 #[cfg(target_arch = "wasm32")]
+mod consumers;
+#[cfg(target_arch = "wasm32")]
+mod controls;
+#[cfg(target_arch = "wasm32")]
 mod event_log;
+#[cfg(target_arch = "wasm32")]
+mod instance_map;
 #[cfg(target_arch = "wasm32")]
 mod message_flow;
 #[cfg(target_arch = "wasm32")]
@@ -18,7 +27,15 @@ mod metrics;
 #[cfg(target_arch = "wasm32")]
 mod panel;
 #[cfg(target_arch = "wasm32")]
+mod scenario_picker;
+#[cfg(target_arch = "wasm32")]
+mod settings;
+#[cfg(target_arch = "wasm32")]
 mod state_diagram;
+#[cfg(target_arch = "wasm32")]
+pub mod store;
+#[cfg(target_arch = "wasm32")]
+mod transport;
 
 #[cfg(target_arch = "wasm32")]
 pub use app::App;

@@ -366,6 +366,12 @@ impl AppState {
             .collect()
     }
 
+    /// Whether `action` would be accepted now; the error is the message the
+    /// reducer would show (lets a form show it beside the field first).
+    pub fn check_user(&self, action: &UserAction) -> Result<(), String> {
+        validate_user(&self.world, action)
+    }
+
     /// Shares the world cheaply with components.
     pub fn world_rc(&self) -> Rc<World> {
         Rc::new(self.world.clone())

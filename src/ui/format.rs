@@ -1,0 +1,229 @@
+//! How the UI writes things: virtual time, short member ids, partition
+//! ranges, speeds, per-preset hints. Plain functions with no Yew import, so
+//! they compile and are tested natively like [`super::state`].
+
+use crate::coordinator::{GroupState, TopicPartition};
+use crate::sim::Snapshot;
+
+/// Virtual time as the UI writes it: seconds with milliseconds (`12.345 s`).
+pub fn format_virtual_time(now_ms: u64) -> String {
+    format!("{}.{:03} s", now_ms / 1000, now_ms % 1000)
+}
+
+/// A duration in ms as seconds with one decimal (`8.2 s`), for tooltips.
+pub fn format_seconds(ms: u64) -> String {
+    format!("{}.{} s", ms / 1000, (ms % 1000) / 100)
+}
+
+/// Length of the uuid Kafka appends to a member id (`<prefix>-<uuid>`).
+const UUID_LEN: usize = 36;
+
+/// A member id shortened the way the UI shows it: `A-8c1e2f…` becomes
+/// `A-8c1e` (the prefix and the first four hex digits of the uuid). Ids
+/// that do not end in a uuid are returned whole.
+pub fn short_member_id(id: &str) -> String {
+    let n = id.len();
+    if n > UUID_LEN + 1
+        && id.is_char_boundary(n - UUID_LEN - 1)
+        && id.as_bytes()[n - UUID_LEN - 1] == b'-'
+        && id[n - UUID_LEN..]
+            .bytes()
+            .all(|b| b.is_ascii_hexdigit() || b == b'-')
+    {
+        format!(
+            "{}{}",
+            &id[..n - UUID_LEN],
+            &id[n - UUID_LEN..n - UUID_LEN + 4]
+        )
+    } else {
+        id.to_string()
+    }
+}
+
+/// Partitions written compactly, topic by topic, with runs as ranges:
+/// `t-0..2, t-5, u-1`. Empty when there are none.
+pub fn partition_ranges(owned: &[TopicPartition]) -> String {
+    let mut sorted: Vec<&TopicPartition> = owned.iter().collect();
+    sorted.sort_by(|a, b| (&a.topic, a.partition).cmp(&(&b.topic, b.partition)));
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < sorted.len() {
+        let start = sorted[i];
+        let mut end = start.partition;
+        let mut j = i + 1;
+        while j < sorted.len() && sorted[j].topic == start.topic && sorted[j].partition == end + 1 {
+            end += 1;
+            j += 1;
+        }
+        parts.push(if end == start.partition {
+            format!("{}-{}", start.topic, end)
+        } else {
+            format!("{}-{}..{}", start.topic, start.partition, end)
+        });
+        i = j;
+    }
+    parts.join(", ")
+}
+
+/// The play speed (virtual ms per real second) as a factor: `×4`, `×0.25`.
+pub fn format_speed(speed_ms_per_s: u64) -> String {
+    if speed_ms_per_s.is_multiple_of(1000) {
+        format!("×{}", speed_ms_per_s / 1000)
+    } else {
+        let s = format!("{:.2}", speed_ms_per_s as f64 / 1000.0);
+        format!("×{}", s.trim_end_matches('0').trim_end_matches('.'))
+    }
+}
+
+/// The group state and generation the UI shows. Before the first JoinGroup
+/// the coordinator has no group at all (the snapshot says `Dead`,
+/// generation -1); the UI shows what the first JoinGroup will create —
+/// an `Empty` group at generation 0 — and says that it does not exist yet.
+pub fn shown_state(snap: &Snapshot) -> (GroupState, i32) {
+    if group_exists(snap) {
+        (snap.state, snap.generation_id)
+    } else {
+        (GroupState::Empty, 0)
+    }
+}
+
+/// False until the first JoinGroup created the group on the coordinator.
+pub fn group_exists(snap: &Snapshot) -> bool {
+    !(snap.state == GroupState::Dead && snap.generation_id < 0)
+}
+
+/// The last transition as the diagram shows it: the move out of "no group
+/// yet" is drawn as a move out of `Empty` (see [`shown_state`]).
+pub fn shown_transition(
+    t: Option<(GroupState, GroupState)>,
+    generation_id: i32,
+) -> Option<(GroupState, GroupState)> {
+    t.map(|(from, to)| {
+        if from == GroupState::Dead && generation_id <= 1 {
+            (GroupState::Empty, to)
+        } else {
+            (from, to)
+        }
+    })
+}
+
+/// A short title for a preset, shown in the `Scenario` select.
+pub fn preset_title(id: &str) -> &'static str {
+    match id {
+        "kip345-restart" => "Static restart, no rebalance (KIP-345)",
+        "rolling-restart-static" => "Rolling restart, static members",
+        "rolling-restart-dynamic" => "Rolling restart, dynamic members",
+        "duplicate-instance-id" => "Duplicate group.instance.id: fencing",
+        "static-session-timeout" => "Static member down past its session",
+        "scale-out" => "Scale out: a consumer joins",
+        "admin-remove" => "Admin removes stopped static members",
+        "mixed-group" => "Static and dynamic members together",
+        _ => "Custom scenario",
+    }
+}
+
+/// The one line of guidance shown on the first screen of each preset.
+pub fn preset_hint(id: Option<&str>) -> &'static str {
+    match id {
+        Some("kip345-restart") => {
+            "Press ▶ Step or → to watch A restart without a rebalance (or ⏭ Next state / N to jump)."
+        }
+        Some("rolling-restart-static") => {
+            "Press ▶ Play or Space: four static consumers restart one by one and the generation stays at 1."
+        }
+        Some("rolling-restart-dynamic") => {
+            "Press ▶ Play or Space: every dynamic restart costs two rebalances; watch Rebalances and Partitions moved."
+        }
+        Some("duplicate-instance-id") => {
+            "Press ▶ Play or Space: at 20 s a second process starts as A and the first A is fenced (FENCED_INSTANCE_ID)."
+        }
+        Some("static-session-timeout") => {
+            "Press ▶ Play or Space: A stays down longer than session.timeout.ms, is removed, and its return rebalances again."
+        }
+        Some("scale-out") => {
+            "Press ▶ Play or Space: C joins the stable group at 20 s; a new member always means a rebalance."
+        }
+        Some("admin-remove") => {
+            "Press ▶ Play or Space: C and D stop at 20 s and an operator removes both in one LeaveGroup batch."
+        }
+        Some("mixed-group") => {
+            "Press ▶ Play or Space: A's restart is free (static), C's costs two rebalances (dynamic)."
+        }
+        _ => "Press ▶ Step or → to run one event, ▶ Play or Space to run in virtual time.",
+    }
+}
+
+/// Where a countdown stands, as a fraction in `0.0..=1.0` of its length
+/// left: `1.0` just armed, `0.0` at the deadline.
+pub fn fraction_left(now_ms: u64, armed_at_ms: u64, deadline_ms: u64) -> f64 {
+    if deadline_ms <= armed_at_ms {
+        return 0.0;
+    }
+    let left = deadline_ms.saturating_sub(now_ms) as f64;
+    (left / (deadline_ms - armed_at_ms) as f64).clamp(0.0, 1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn virtual_time_is_seconds_with_three_decimals() {
+        assert_eq!(format_virtual_time(0), "0.000 s");
+        assert_eq!(format_virtual_time(12_345), "12.345 s");
+        assert_eq!(format_virtual_time(7), "0.007 s");
+    }
+
+    #[test]
+    fn member_ids_are_shortened_to_the_prefix_and_four_uuid_digits() {
+        let id = "A-8c1e2f3a-0b1c-4d2e-8f90-123456789abc";
+        assert_eq!(short_member_id(id), "A-8c1e");
+        let copy = "A-copy-8c1e2f3a-0b1c-4d2e-8f90-123456789abc";
+        assert_eq!(short_member_id(copy), "A-copy-8c1e");
+        assert_eq!(short_member_id(""), "");
+        assert_eq!(short_member_id("not-a-uuid"), "not-a-uuid");
+    }
+
+    #[test]
+    fn owned_partitions_are_written_as_runs_per_topic() {
+        let tp = |t: &str, p| TopicPartition::new(t, p);
+        let owned = [tp("t", 2), tp("u", 1), tp("t", 0), tp("t", 1), tp("t", 5)];
+        assert_eq!(partition_ranges(&owned), "t-0..2, t-5, u-1");
+        assert_eq!(partition_ranges(&[]), "");
+    }
+
+    #[test]
+    fn speeds_are_factors_of_real_time() {
+        assert_eq!(format_speed(4000), "×4");
+        assert_eq!(format_speed(250), "×0.25");
+        assert_eq!(format_speed(1500), "×1.5");
+    }
+
+    #[test]
+    fn a_group_that_does_not_exist_yet_shows_as_empty_generation_zero() {
+        let app = crate::ui::state::AppState::new(None);
+        let snap = app.world.snapshot();
+        assert!(!group_exists(&snap));
+        assert_eq!(shown_state(&snap), (GroupState::Empty, 0));
+        assert_eq!(
+            shown_transition(Some((GroupState::Dead, GroupState::PreparingRebalance)), 0),
+            Some((GroupState::Empty, GroupState::PreparingRebalance))
+        );
+    }
+
+    #[test]
+    fn countdowns_run_from_one_to_zero() {
+        assert_eq!(fraction_left(0, 0, 1000), 1.0);
+        assert_eq!(fraction_left(500, 0, 1000), 0.5);
+        assert_eq!(fraction_left(2000, 0, 1000), 0.0);
+        assert_eq!(fraction_left(5, 10, 10), 0.0);
+    }
+
+    #[test]
+    fn every_preset_has_a_title_and_a_hint() {
+        for id in crate::scenario::presets::ids() {
+            assert_ne!(preset_title(id), "Custom scenario", "{id}");
+            assert!(preset_hint(Some(id)).starts_with("Press"), "{id}");
+        }
+    }
+}

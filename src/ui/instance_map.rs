@@ -1,0 +1,106 @@
+//! The static member map `group.instance.id → member.id` as the coordinator
+//! keeps it (`data-testid="instance-map"`), one row per instance with its
+//! earlier member ids struck through and marked FENCED (a request with one of
+//! them gets `FENCED_INSTANCE_ID`), and below it the pending dynamic members
+//! of KIP-394 (told `MEMBER_ID_REQUIRED`, not members yet).
+
+use super::format::short_member_id;
+use crate::sim::Snapshot;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// Props of [`InstanceMap`].
+#[derive(Properties, PartialEq)]
+pub struct InstanceMapProps {
+    pub snap: Rc<Snapshot>,
+}
+
+/// A member id in monospace, short, with the full id on hover.
+fn member_id(id: &str) -> Html {
+    html! { <code class="member-id" title={id.to_string()}>{ short_member_id(id) }</code> }
+}
+
+/// The table and the pending list.
+#[component]
+pub fn InstanceMap(props: &InstanceMapProps) -> Html {
+    let snap = &props.snap;
+    let colour = |consumer: &Option<String>| {
+        consumer
+            .as_ref()
+            .and_then(|n| snap.consumers.iter().find(|c| c.name == *n))
+            .map(|c| super::consumers::consumer_class(c.index))
+            .unwrap_or_default()
+    };
+    let rows = snap.instances.iter().map(|row| {
+        let removed = row.member_id.is_empty();
+        html! {
+            <tr key={row.instance_id.clone()} class={classes!("instance-row", colour(&row.consumer), removed.then_some("removed"))}
+                data-testid="instance-row" data-instance-id={row.instance_id.clone()}
+                data-member-id={row.member_id.clone()}>
+                <th scope="row">
+                    <span class="swatch" aria-hidden="true"></span>
+                    <code>{ &row.instance_id }</code>
+                    if let Some(name) = row.consumer.as_ref().filter(|n| **n != row.instance_id) {
+                        <span class="muted consumer-name">{ format!(" ({name})") }</span>
+                    }
+                </th>
+                <td>
+                    if removed {
+                        <span class="muted" title="No member has this group.instance.id now: it was removed (session expired or admin removal)">
+                            { "— removed" }
+                        </span>
+                    } else {
+                        { member_id(&row.member_id) }
+                    }
+                </td>
+                <td class="history">
+                    if row.history.is_empty() {
+                        <span class="muted">{ "—" }</span>
+                    }
+                    { for row.history.iter().rev().map(|old| html! {
+                        <span class="old-id" title={format!("{old}: replaced, so a request with it gets FENCED_INSTANCE_ID")}>
+                            <s><code class="member-id">{ short_member_id(old) }</code></s>
+                            <span class="fenced-tag">{ "FENCED" }</span>
+                        </span>
+                    }) }
+                </td>
+            </tr>
+        }
+    });
+    html! {
+        <>
+            <table class="instance-map" data-testid="instance-map">
+                <thead>
+                    <tr>
+                        <th scope="col"><code>{ "group.instance.id" }</code></th>
+                        <th scope="col"><code>{ "member.id" }</code>{ " now" }</th>
+                        <th scope="col">{ "Earlier member ids" }</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    if snap.instances.is_empty() {
+                        <tr class="empty-row">
+                            <td colspan="3">
+                                { "No static members yet. A restart within " }<code>{ "session.timeout.ms" }</code>
+                                { " keeps the row and replaces only the member.id: no rebalance." }
+                            </td>
+                        </tr>
+                    }
+                    { for rows }
+                </tbody>
+            </table>
+            <div class="pending">
+                <span class="pending-label">
+                    { "Pending (KIP-394, " }<code>{ "MEMBER_ID_REQUIRED" }</code>{ "):" }
+                </span>
+                if snap.pending_members.is_empty() {
+                    <span class="muted">{ " none" }</span>
+                } else {
+                    { for snap.pending_members.iter().map(|m| html! {
+                        <span key={m.clone()} class="pending-id">{ member_id(m) }</span>
+                    }) }
+                }
+            </div>
+        </>
+    }
+}

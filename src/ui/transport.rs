@@ -1,0 +1,144 @@
+//! The transport bar: time is the main control (RaftScope). Reset, Step back,
+//! Step, Next state, one Play/Pause toggle, the speed, the virtual clock and
+//! the timeline scrubber. Each button's accessible name is exactly the
+//! contract's (`Step`, `Play` / `Pause`, …); the icons are decoration.
+
+use super::format::{format_speed, format_virtual_time};
+use super::state::Msg;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+/// Slowest and fastest play speed the slider offers (virtual ms per real second).
+pub const SPEED_MIN: u64 = 250;
+pub const SPEED_MAX: u64 = 40_000;
+pub const SPEED_STEP: u64 = 250;
+
+/// Props of [`Transport`].
+#[derive(Properties, PartialEq)]
+pub struct TransportProps {
+    pub now_ms: u64,
+    pub steps: u64,
+    /// The furthest step reached (the scrubber's end).
+    pub max_steps: u64,
+    pub playing: bool,
+    pub ended: bool,
+    /// Virtual ms per real second.
+    pub speed: u64,
+    pub on_msg: Callback<Msg>,
+}
+
+/// A button whose accessible name is `name`; `icon` is shown before the
+/// visible text and hidden from assistive technology.
+fn tool_button(
+    name: &'static str,
+    icon: &'static str,
+    keys: Option<&'static str>,
+    disabled: bool,
+    class: &'static str,
+    onclick: Callback<MouseEvent>,
+) -> Html {
+    let title = match keys {
+        Some(k) => format!("{name} ({k})"),
+        None => name.to_string(),
+    };
+    html! {
+        <button type="button" class={classes!("tool", class)} aria-label={name} {title}
+                aria-keyshortcuts={keys.map(keyshortcut)} {disabled} {onclick}>
+            <span class="tool-icon" aria-hidden="true">{ icon }</span>
+            <span class="tool-text" aria-hidden="true">{ name }</span>
+        </button>
+    }
+}
+
+/// The `aria-keyshortcuts` value for a key as the tooltip writes it.
+fn keyshortcut(k: &'static str) -> &'static str {
+    match k {
+        "→" => "ArrowRight",
+        "←" => "ArrowLeft",
+        other => other,
+    }
+}
+
+/// The bar of time controls (`role="toolbar"`, named "Time").
+#[component]
+pub fn Transport(props: &TransportProps) -> Html {
+    let send = |msg: Msg| {
+        let on_msg = props.on_msg.clone();
+        Callback::from(move |_: MouseEvent| on_msg.emit(msg.clone()))
+    };
+    let on_speed = {
+        let on_msg = props.on_msg.clone();
+        Callback::from(move |e: InputEvent| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            if let Ok(v) = input.value().parse::<u64>() {
+                on_msg.emit(Msg::SetSpeed(v));
+            }
+        })
+    };
+    let on_seek = {
+        let on_msg = props.on_msg.clone();
+        Callback::from(move |e: InputEvent| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            if let Ok(v) = input.value().parse::<u64>() {
+                on_msg.emit(Msg::Seek(v));
+            }
+        })
+    };
+    // The browser clamps a range's value to its max at the moment it is
+    // set; the max grows with every new step, so write the value after
+    // the attributes are in place.
+    let timeline = use_node_ref();
+    {
+        let timeline = timeline.clone();
+        use_effect_with((props.steps, props.max_steps), move |(steps, _)| {
+            if let Some(input) = timeline.cast::<HtmlInputElement>() {
+                input.set_value(&steps.to_string());
+            }
+        });
+    }
+    let (play_name, play_icon) = if props.playing {
+        ("Pause", "❚❚")
+    } else {
+        ("Play", "▶")
+    };
+    let at_start = props.steps == 0;
+    let scrub_max = props.max_steps.max(props.steps);
+    let speed = props.speed.clamp(SPEED_MIN, SPEED_MAX);
+    html! {
+        <div class="transport" role="toolbar" aria-label="Time">
+            <div class="transport-buttons">
+                { tool_button("Reset", "⟲", None, false, "tool-reset", send(Msg::Reset)) }
+                { tool_button("Step back", "|◀", Some("←"), at_start, "tool-back", send(Msg::StepBack)) }
+                { tool_button("Step", "▶|", Some("→"), props.ended, "tool-step", send(Msg::Step)) }
+                { tool_button("Next state", "⏭\u{FE0E}", Some("N"), props.ended, "tool-next", send(Msg::NextState)) }
+                { tool_button(play_name, play_icon, Some("Space"), false,
+                              if props.playing { "tool-play playing" } else { "tool-play" },
+                              send(Msg::TogglePlay)) }
+            </div>
+            <label class="speed" title="Play speed: virtual milliseconds per real second">
+                <span class="speed-label" aria-hidden="true">{ "Speed" }</span>
+                <input type="range" aria-label="Speed" min={SPEED_MIN.to_string()} max={SPEED_MAX.to_string()}
+                       step={SPEED_STEP.to_string()} value={speed.to_string()}
+                       aria-valuetext={format!("{} virtual ms per real second ({})", speed, format_speed(speed))}
+                       oninput={on_speed} />
+                <span class="speed-value num" aria-hidden="true">{ format_speed(speed) }</span>
+            </label>
+            <p class="clock">
+                <span class="clock-label">{ "t =" }</span>
+                <span class="clock-value" data-testid="virtual-time" data-ms={props.now_ms.to_string()}>
+                    { format_virtual_time(props.now_ms) }
+                </span>
+            </p>
+            <label class="timeline" title="Timeline: drag to any event so far">
+                <span class="timeline-label" aria-hidden="true">{ "Event" }</span>
+                <input ref={timeline} type="range" aria-label="Timeline" min="0" max={scrub_max.to_string()} step="1"
+                       value={props.steps.to_string()} disabled={scrub_max == 0}
+                       aria-valuetext={format!("event {} of {}", props.steps, scrub_max)}
+                       oninput={on_seek} />
+                <span class="timeline-value num" aria-hidden="true">
+                    { format!("{} / {}", props.steps, scrub_max) }
+                </span>
+            </label>
+        </div>
+    }
+}
