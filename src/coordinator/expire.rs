@@ -155,16 +155,8 @@ impl Coordinator {
         }
         let leader_before = self.g().leader_id.clone();
         if !self.g_mut().maybe_elect_new_joined_leader() && !self.g().members.is_empty() {
+            self.schedule_delayed_join();
             let group_r = self.g().rebalance_timeout_ms();
-            let now = self.now_ms;
-            self.timers.schedule(
-                TimerKey::Join,
-                now,
-                now + group_r,
-                TimerData::Join {
-                    timeout_ms: group_r,
-                },
-            );
             let text = format!("Nobody has rejoined: the join phase waits another {group_r} ms.");
             self.note(Rule::RebalanceTimeoutNobodyRejoined, text);
             return;

@@ -343,6 +343,17 @@ impl Coordinator {
             .schedule(key, self.now_ms, deadline, TimerData::Session);
     }
 
+    /// Arms DelayedJoin with the group's rebalance timeout as it is now (spec §5.4).
+    fn schedule_delayed_join(&mut self) {
+        let group_r = self.g().rebalance_timeout_ms();
+        let now = self.now_ms;
+        let data = TimerData::Join {
+            timeout_ms: group_r,
+        };
+        self.timers
+            .schedule(TimerKey::Join, now, now + group_r, data);
+    }
+
     fn cancel_heartbeat(&mut self, member_id: &MemberId) {
         self.timers.cancel(&TimerKey::Heartbeat(member_id.clone()));
     }
@@ -402,14 +413,7 @@ impl Coordinator {
             self.timers
                 .schedule(TimerKey::Join, now, now + delay_ms, data);
         } else {
-            self.timers.schedule(
-                TimerKey::Join,
-                now,
-                now + group_r,
-                TimerData::Join {
-                    timeout_ms: group_r,
-                },
-            );
+            self.schedule_delayed_join();
         }
         self.note(rule, why);
         self.transition(GroupState::PreparingRebalance, Rule::RebalancePrepared);
