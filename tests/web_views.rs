@@ -244,6 +244,29 @@ async fn the_event_log_lists_every_event_newest_last() {
 }
 
 #[wasm_bindgen_test]
+async fn a_coordinator_sentence_naming_one_consumers_member_id_takes_its_colour() {
+    let (state, _) = stable_group();
+    let entries = log_views(&state);
+    let root = mount::<EventLog>(event_log_props(entries, Callback::noop())).await;
+
+    let joins = all(&root, "[data-rule='kip345.new-static-member']");
+    let about: Vec<String> = joins.iter().map(|e| attr(e, "data-consumer")).collect();
+    for name in ["A", "B", "C"] {
+        assert!(about.iter().any(|a| a == name), "{about:?}");
+    }
+    for e in &joins {
+        assert!(
+            has_class(&one(e, ".chip"), "about"),
+            "outlined: the coordinator speaks"
+        );
+    }
+    // "Group group created" names nobody: it stays the coordinator's.
+    let created = one(&root, "[data-rule='group.created']");
+    assert_eq!(created.get_attribute("data-consumer"), None);
+    assert!(text(&one(&created, ".chip")).contains("coordinator"));
+}
+
+#[wasm_bindgen_test]
 async fn member_ids_in_events_show_short_but_keep_their_full_text() {
     let (state, _) = stable_group();
     let entries = log_views(&state);

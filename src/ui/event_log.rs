@@ -1,7 +1,8 @@
 //! The event log: every event in plain words, newest last, with the rule
 //! that caused it.
 //!
-//! Each line carries its virtual time, a chip in the consumer's colour (or
+//! Each line carries its virtual time, a chip in the consumer's colour (filled
+//! when the consumer acts, outlined when the coordinator speaks about it, or
 //! "coordinator"), the sentence the simulator wrote, and the rule as a small
 //! tag (`kip345.replace-stable §4 r3`, the rule's summary on hover) so a
 //! reader can look it up in the spec. Member ids in the text are shown short
@@ -13,6 +14,8 @@
 use super::format::format_virtual_time;
 use super::marks::{colour_repeats, consumer_class, split_member_ids, TextPart};
 use super::state::AppState;
+use crate::coordinator::MemberId;
+use crate::sim::World;
 use std::cell::Cell;
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
@@ -41,6 +44,24 @@ pub struct LogView {
     pub source: &'static str,
 }
 
+/// The consumer a coordinator sentence is about: the one whose member ids
+/// (current or earlier) it names, if it names exactly one consumer's. The
+/// coordinator knows members, not consumers; this lets the log give its
+/// sentences the consumer's colour too.
+fn consumer_named_in(world: &World, text: &str) -> Option<usize> {
+    let mut found = None;
+    for part in split_member_ids(text) {
+        if let TextPart::MemberId { full, .. } = part {
+            let c = world.client_of(&MemberId::from(full))?;
+            if found.is_some_and(|f| f != c) {
+                return None;
+            }
+            found = Some(c);
+        }
+    }
+    found
+}
+
 /// The log entries that pass the app's filter, oldest first, as the event
 /// log draws them. Call it whenever the world or the filter changes.
 pub fn log_views(state: &AppState) -> Vec<LogView> {
@@ -50,13 +71,13 @@ pub fn log_views(state: &AppState) -> Vec<LogView> {
         .into_iter()
         .map(|i| {
             let e = &world.log[i];
+            let consumer = e.consumer.or_else(|| consumer_named_in(world, &e.text));
             LogView {
                 at_ms: e.at_ms,
-                consumer: e
-                    .consumer
+                consumer: consumer
                     .and_then(|c| world.clients.get(c))
                     .map(|c| c.config.name.clone()),
-                consumer_index: e.consumer,
+                consumer_index: consumer,
                 text: e.text.clone(),
                 rule_id: e.rule.map(|r| r.id()),
                 section: e.rule.map(|r| r.section()),
@@ -96,9 +117,15 @@ fn event_text(text: &str) -> Html {
 /// Who an event is about: a chip in the consumer's colour, or the coordinator.
 fn who(e: &LogView) -> Html {
     match (&e.consumer, e.consumer_index) {
+        // A coordinator sentence about a consumer: its colour, outlined.
+        (Some(name), Some(i)) if e.source == "coordinator" => html! {
+            <span class={classes!("evlog-who", "chip", "about", consumer_class(i))}
+                  title={format!("the coordinator, about {name}")}>{ name }</span>
+        },
         (Some(name), Some(i)) => html! {
             <span class={classes!("evlog-who", "chip", consumer_class(i),
-                                  colour_repeats(i).then_some("consumer-hatch"))}>{ name }</span>
+                                  colour_repeats(i).then_some("consumer-hatch"))}
+                  title={format!("{name} (the consumer)")}>{ name }</span>
         },
         _ if e.source == "coordinator" => html! {
             <span class="evlog-who chip chip-coordinator">{ "coordinator" }</span>
@@ -107,7 +134,9 @@ fn who(e: &LogView) -> Html {
     }
 }
 
-fn item(e: &LogView) -> Html {
+/// One event; `position` (its place in the whole list) is its key, so when
+/// the oldest shown event drops off only one row leaves the page.
+fn item(position: usize, e: &LogView) -> Html {
     let rule = e.rule_id.map(|id| {
         let section = e.section.unwrap_or_default();
         html! {
@@ -117,7 +146,7 @@ fn item(e: &LogView) -> Html {
         }
     });
     html! {
-        <li class={classes!("evlog-item", e.source)} data-testid="event"
+        <li key={position} class={classes!("evlog-item", e.source)} data-testid="event"
             data-at-ms={e.at_ms.to_string()} data-consumer={e.consumer.clone()}
             data-rule={e.rule_id}>
             <span class="evlog-time num">{ format_virtual_time(e.at_ms) }</span>
@@ -188,7 +217,7 @@ pub fn EventLog(props: &EventLogProps) -> Html {
                     </p>
                 }
                 <ol class="evlog-list" data-testid="event-log" aria-label="Events, newest last">
-                    { for shown.iter().map(item) }
+                    { for shown.iter().enumerate().map(|(i, e)| item(hidden + i, e)) }
                 </ol>
                 if entries.is_empty() {
                     <p class="evlog-empty">

@@ -286,15 +286,22 @@ pub fn MessageFlow(props: &MessageFlowProps) -> Html {
             </div>
             <div class="seq-head" aria-hidden="true">{ for heads }</div>
             <div class="seq-body" ref={body} onscroll={onscroll}>
-                <div class="seq-lifelines" aria-hidden="true">{ for lifelines }</div>
-                if rows.is_empty() {
-                    <p class="seq-empty">
-                        { "No messages yet. JoinGroup, SyncGroup, Heartbeat and LeaveGroup travel \
-                           between the consumers and the coordinator here." }
-                    </p>
-                } else {
-                    <ol class="seq-rows" aria-label="Messages, oldest first">{ for items }</ol>
-                }
+                // The lifelines span the rows' full height, not just the visible part.
+                <div class="seq-canvas">
+                    <div class="seq-lifelines" aria-hidden="true">{ for lifelines }</div>
+                    if rows.is_empty() {
+                        <p class="seq-empty">
+                            { "No messages yet. JoinGroup, SyncGroup, Heartbeat and LeaveGroup travel \
+                               between the consumers and the coordinator here." }
+                        </p>
+                    } else {
+                        <ol class="seq-rows" aria-label="Messages, oldest first">{ for items }</ol>
+                    }
+                    <div class="seq-now" aria-hidden="true">
+                        <span class="seq-time num">{ format_virtual_time(snap.now_ms) }</span>
+                        <span class="seq-now-label">{ "now" }</span>
+                    </div>
+                </div>
             </div>
             <p class="seq-phone-note">{ "Showing the last few messages; a wider screen shows more." }</p>
         </div>

@@ -262,7 +262,7 @@ pub fn StateDiagram(props: &StateDiagramProps) -> Html {
                         <path d="M0 0 L10 5 L0 10 z" />
                     </marker>
                     <marker id="gs-arrowhead-last" class="marker-last" viewBox="0 0 10 10" refX="9" refY="5"
-                            markerWidth="6" markerHeight="6" orient="auto-start-reverse">
+                            markerWidth="4.5" markerHeight="4.5" orient="auto-start-reverse">
                         <path d="M0 0 L10 5 L0 10 z" />
                     </marker>
                 </defs>
