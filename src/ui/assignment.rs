@@ -177,7 +177,7 @@ pub fn AssignmentGrid(props: &AssignmentGridProps) -> Html {
     let t = tally(&snap.partitions);
     html! {
         <div class="assignment">
-            <div class="assign-grid" data-testid="assignment" aria-label="Partitions by owner">
+            <div class="assign-grid" data-testid="assignment" aria-label="Assignment grid">
                 { for rows }
             </div>
             if snap.partitions.is_empty() {

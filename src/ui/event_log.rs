@@ -16,7 +16,6 @@ use super::marks::{colour_repeats, consumer_class, split_member_ids, TextPart};
 use super::state::AppState;
 use crate::coordinator::MemberId;
 use crate::sim::World;
-use std::cell::Cell;
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -64,14 +63,23 @@ fn consumer_named_in(world: &World, text: &str) -> Option<usize> {
 
 /// The log entries that pass the app's filter, oldest first, as the event
 /// log draws them. Call it whenever the world or the filter changes.
+///
+/// Only the newest [`MAX_SHOWN`] are drawn, so only they get the (costlier)
+/// consumer looked up from the member ids in a coordinator sentence.
 pub fn log_views(state: &AppState) -> Vec<LogView> {
     let world = &state.world;
-    state
-        .filtered_log()
+    let matching = state.filtered_log();
+    let first_shown = matching.len().saturating_sub(MAX_SHOWN);
+    matching
         .into_iter()
-        .map(|i| {
+        .enumerate()
+        .map(|(position, i)| {
             let e = &world.log[i];
-            let consumer = e.consumer.or_else(|| consumer_named_in(world, &e.text));
+            let consumer = e.consumer.or_else(|| {
+                (position >= first_shown)
+                    .then(|| consumer_named_in(world, &e.text))
+                    .flatten()
+            });
             LogView {
                 at_ms: e.at_ms,
                 consumer: consumer
@@ -157,39 +165,13 @@ fn item(position: usize, e: &LogView) -> Html {
 }
 
 /// The list of events (`data-testid="event-log"`), newest last, with a filter
-/// box (`aria-label="Filter events"`). It scrolls to the newest event as
-/// events arrive, unless the reader has scrolled up.
+/// box (`aria-label="Filter events"`). It opens on the newest event and
+/// stays there as events arrive.
 #[component]
 pub fn EventLog(props: &EventLogProps) -> Html {
-    let scroller = use_node_ref();
-    let follow = use_mut_ref(|| Cell::new(true));
     let entries = &props.entries[..];
     let hidden = entries.len().saturating_sub(MAX_SHOWN);
     let shown = &entries[hidden..];
-    {
-        let scroller = scroller.clone();
-        let follow = follow.clone();
-        use_effect_with(
-            (entries.len(), entries.last().map(|e| e.at_ms)),
-            move |_| {
-                if let Some(el) = scroller.cast::<web_sys::Element>() {
-                    if follow.borrow().get() {
-                        el.set_scroll_top(el.scroll_height());
-                    }
-                }
-            },
-        );
-    }
-    let onscroll = {
-        let scroller = scroller.clone();
-        let follow = follow.clone();
-        Callback::from(move |_: Event| {
-            if let Some(el) = scroller.cast::<web_sys::Element>() {
-                let gap = el.scroll_height() - el.scroll_top() - el.client_height();
-                follow.borrow().set(gap < 24);
-            }
-        })
-    };
     let oninput = {
         let on_filter = props.on_filter.clone();
         Callback::from(move |e: InputEvent| {
@@ -210,25 +192,29 @@ pub fn EventLog(props: &EventLogProps) -> Html {
                        value={props.filter.clone()} {oninput} />
                 <span class="evlog-count num" aria-live="polite">{ count }</span>
             </div>
-            <div class="evlog-scroll" ref={scroller} {onscroll}>
-                if hidden > 0 {
-                    <p class="evlog-hidden">
-                        { format!("{hidden} earlier events not shown (the newest {MAX_SHOWN} are)") }
-                    </p>
-                }
-                <ol class="evlog-list" data-testid="event-log" aria-label="Events, newest last">
-                    { for shown.iter().enumerate().map(|(i, e)| item(hidden + i, e)) }
-                </ol>
-                if entries.is_empty() {
-                    <p class="evlog-empty">
-                        { if props.filter.is_empty() {
-                            "Nothing has happened yet. Each event is written here in plain words, \
-                             with the rule that fired and who stopped consuming."
-                        } else {
-                            "No event matches the filter."
-                        } }
-                    </p>
-                }
+            // Scrolls from its bottom (CSS column-reverse): it follows the
+            // newest event without reading the layout on every step.
+            <div class="evlog-scroll">
+                <div class="evlog-content">
+                    if hidden > 0 {
+                        <p class="evlog-hidden">
+                            { format!("{hidden} earlier events not shown (the newest {MAX_SHOWN} are)") }
+                        </p>
+                    }
+                    <ol class="evlog-list" data-testid="event-log" aria-label="Events, newest last">
+                        { for shown.iter().enumerate().map(|(i, e)| item(hidden + i, e)) }
+                    </ol>
+                    if entries.is_empty() {
+                        <p class="evlog-empty">
+                            { if props.filter.is_empty() {
+                                "Nothing has happened yet. Each event is written here in plain words, \
+                                 with the rule that fired and who stopped consuming."
+                            } else {
+                                "No event matches the filter."
+                            } }
+                        </p>
+                    }
+                </div>
             </div>
         </div>
     }

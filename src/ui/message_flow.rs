@@ -15,7 +15,6 @@ use super::format::format_virtual_time;
 use super::marks::{colour_repeats, consumer_class, consumer_index};
 use crate::coordinator::ErrorCode;
 use crate::sim::snapshot::{MessageView, Snapshot};
-use std::cell::Cell;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -216,9 +215,6 @@ fn row(snap: &Snapshot, lanes: &[Lane], key: String, m: &MessageView, in_flight:
 #[component]
 pub fn MessageFlow(props: &MessageFlowProps) -> Html {
     let show_heartbeats = use_state_eq(|| false);
-    let body = use_node_ref();
-    // Follow the newest row unless the reader has scrolled up to look back.
-    let follow = use_mut_ref(|| Cell::new(true));
     let snap = &*props.snap;
     let all = &props.messages[..];
     let hidden = all.iter().filter(|m| is_routine_heartbeat(m)).count();
@@ -226,28 +222,6 @@ pub fn MessageFlow(props: &MessageFlowProps) -> Html {
     let with_admin = rows.iter().any(|(_, m, _)| m.consumer.is_none());
     let lanes = lanes(snap, with_admin);
     let n = lanes.len();
-    {
-        let body = body.clone();
-        let follow = follow.clone();
-        let newest = rows.last().map(|(k, _, _)| k.clone());
-        use_effect_with((newest, *show_heartbeats), move |_| {
-            if let Some(el) = body.cast::<web_sys::Element>() {
-                if follow.borrow().get() {
-                    el.set_scroll_top(el.scroll_height());
-                }
-            }
-        });
-    }
-    let onscroll = {
-        let body = body.clone();
-        let follow = follow.clone();
-        Callback::from(move |_: Event| {
-            if let Some(el) = body.cast::<web_sys::Element>() {
-                let gap = el.scroll_height() - el.scroll_top() - el.client_height();
-                follow.borrow().set(gap < 24);
-            }
-        })
-    };
     let toggle = {
         let show = show_heartbeats.clone();
         Callback::from(move |_: MouseEvent| show.set(!*show))
@@ -285,7 +259,9 @@ pub fn MessageFlow(props: &MessageFlowProps) -> Html {
                         onclick={toggle}>{ toggle_label }</button>
             </div>
             <div class="seq-head" aria-hidden="true">{ for heads }</div>
-            <div class="seq-body" ref={body} onscroll={onscroll}>
+            // The body scrolls from its bottom (CSS column-reverse), so it
+            // follows the newest row without reading the layout on every step.
+            <div class="seq-body">
                 // The lifelines span the rows' full height, not just the visible part.
                 <div class="seq-canvas">
                     <div class="seq-lifelines" aria-hidden="true">{ for lifelines }</div>
