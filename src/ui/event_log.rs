@@ -187,7 +187,7 @@ pub fn EventLog(props: &EventLogProps) -> Html {
     html! {
         <div class="evlog">
             <div class="evlog-bar">
-                <input class="evlog-filter" type="search" aria-label="Filter events"
+                <input class="evlog-filter" type="text" aria-label="Filter events"
                        placeholder="Filter: words, a consumer name or a rule id"
                        value={props.filter.clone()} {oninput} />
                 <span class="evlog-count num" aria-live="polite">{ count }</span>
