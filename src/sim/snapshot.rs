@@ -90,6 +90,14 @@ impl World {
             .map(|c| self.clients[c].config.name.clone())
     }
 
+    /// True while the user action `index` (into [`World::actions`]) waits
+    /// in the event queue, i.e. it has not happened yet.
+    pub fn action_pending(&self, index: usize) -> bool {
+        self.queue
+            .values()
+            .any(|e| matches!(e, SimEvent::Action(i) if *i == index))
+    }
+
     /// The log entries from `from` on (the UI keeps the rest).
     pub fn log_since(&self, from: usize) -> &[LogEntry] {
         &self.log[from.min(self.log.len())..]

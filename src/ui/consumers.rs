@@ -162,10 +162,13 @@ pub fn ConsumerCard(props: &ConsumerCardProps) -> Html {
                         <svg class="pin-mark" viewBox="0 0 12 12" aria-hidden="true">
                             <circle cx="6" cy="4.2" r="3.2" /><path d="M6 7.2 L6 11.5" />
                         </svg>
-                        { "static" }
+                        <span class="sr-only">{ "static" }</span>
                     </span>
                 } else {
-                    <span class="kind kind-dynamic" title="dynamic member: no group.instance.id">{ "dynamic" }</span>
+                    <span class="kind kind-dynamic" title="dynamic member: no group.instance.id">
+                        <span class="dash-mark" aria-hidden="true"></span>
+                        <span class="sr-only">{ "dynamic" }</span>
+                    </span>
                 }
                 if c.is_leader {
                     <span class="leader-badge" title="The group leader: it runs the assignor and sends the plan in SyncGroup">{ "leader" }</span>

@@ -126,7 +126,7 @@ pub fn preset_title(id: &str) -> &'static str {
 pub fn preset_hint(id: Option<&str>) -> &'static str {
     match id {
         Some("kip345-restart") => {
-            "Press ▶ Step or → to watch A restart without a rebalance (or ⏭ Next state / N to jump)."
+            "Press ▶ Step or → to watch A restart without a rebalance; Next state (N) jumps to the next change."
         }
         Some("rolling-restart-static") => {
             "Press ▶ Play or Space: four static consumers restart one by one and the generation stays at 1."

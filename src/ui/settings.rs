@@ -182,7 +182,7 @@ pub fn Settings(props: &SettingsProps) -> Html {
     html! {
         <section class="panel panel-settings" aria-label="Settings">
         <details class="settings">
-            <summary>{ "Settings" }<span class="summary-hint">{ " — timeouts, latency, assignor, versions" }</span></summary>
+            <summary><span class="summary-title">{ "Settings" }</span><span class="summary-hint">{ " — timeouts, latency, assignor, versions" }</span></summary>
             <form class="settings-form" {onsubmit} novalidate=true>
                 <div class="settings-grid">
                     { for text_fields }

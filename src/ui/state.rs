@@ -25,6 +25,10 @@ pub const TICK_MAX_STEPS: u64 = 5_000;
 pub const DEFAULT_SPEED: u64 = 4_000;
 /// Down time of a restart from the UI.
 pub const RESTART_DOWN_MS: u64 = 5_000;
+/// A user action runs at most this many events to take effect.
+pub const USER_ACTION_MAX_STEPS: u64 = 1_000;
+/// A run goes on at least this long after the user's last action.
+pub const RUN_AFTER_USER_ACTION_MS: u64 = 120_000;
 /// Consumers the UI lets a group grow to.
 pub const MAX_CONSUMERS: usize = 64;
 
@@ -99,8 +103,8 @@ pub struct AppState {
     pub preset: Option<String>,
     pub scenario: ScenarioFile,
     pub world: World,
-    /// `(steps when injected, action)`, in order.
-    pub user_actions: Vec<(u64, UserAction)>,
+    /// `(steps when injected, virtual time then, action)`, in order.
+    pub user_actions: Vec<(u64, u64, UserAction)>,
     checkpoints: Vec<Rc<World>>,
     pub playing: bool,
     pub speed: u64,
@@ -292,15 +296,21 @@ impl AppState {
         self.record_transition(before);
     }
 
-    /// Injects the recorded user actions due at `world.steps` (replay).
+    /// Injects the recorded user actions due at `world.steps` (replay). An
+    /// action taken while playing happened between two events: the world is
+    /// first brought to the virtual time it happened at (no event runs, as
+    /// none was due before it), so the replay is the same run.
     fn inject_recorded(&self, world: &mut World) {
-        let due: Vec<UserAction> = self
+        let due: Vec<(u64, UserAction)> = self
             .user_actions
             .iter()
-            .filter(|(at, _)| *at == world.steps)
-            .map(|(_, a)| a.clone())
+            .filter(|(at, _, _)| *at == world.steps)
+            .map(|(_, ms, a)| (*ms, a.clone()))
             .collect();
-        for a in due {
+        for (at_ms, a) in due {
+            if world.now_ms < at_ms {
+                world.run_until(at_ms, 0);
+            }
             apply_user(world, &a);
         }
     }
@@ -320,13 +330,25 @@ impl AppState {
         }
         let at = self.world.steps;
         // A new branch of history: later recorded actions and checkpoints are void.
-        self.user_actions.retain(|(s, _)| *s <= at);
+        self.user_actions.retain(|(s, _, _)| *s <= at);
         self.checkpoints.retain(|c| c.steps <= at);
         self.max_steps = at;
+        let at_ms = self.world.now_ms;
         apply_user(&mut self.world, &action);
-        self.user_actions.push((at, action));
-        if self.world.ended {
-            self.world.ended = false;
+        self.user_actions.push((at, at_ms, action));
+        self.run_pending_actions();
+    }
+
+    /// Runs the events due now up to and including the user's action, so
+    /// what the user did shows at once (a crashed consumer is down, new
+    /// partitions are in the grid) instead of on the next step. These are
+    /// ordinary steps: a replay runs them the same way.
+    fn run_pending_actions(&mut self) {
+        let last = self.world.actions.len().saturating_sub(1);
+        for _ in 0..USER_ACTION_MAX_STEPS {
+            if !self.world.action_pending(last) || !self.step_once() {
+                break;
+            }
         }
     }
 
@@ -472,9 +494,16 @@ fn validate_user(world: &World, action: &UserAction) -> Result<(), String> {
     }
 }
 
-/// Applies a user action to the world at its current time.
+/// Applies a user action to the world at its current time. The run goes on
+/// for at least [`RUN_AFTER_USER_ACTION_MS`] after it, even past the
+/// scenario's scripted end, so that what the action causes can be watched.
 pub fn apply_user(world: &mut World, action: &UserAction) {
     let now = world.now_ms;
+    world.ended = false;
+    world.settings.end_ms = world
+        .settings
+        .end_ms
+        .max(now.saturating_add(RUN_AFTER_USER_ACTION_MS));
     match action {
         UserAction::AddConsumer { is_static } => {
             let name = next_free_name(world);

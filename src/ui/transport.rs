@@ -27,11 +27,44 @@ pub struct TransportProps {
     pub on_msg: Callback<Msg>,
 }
 
+/// The transport icons, as SVG paths in a 16×16 box (drawn, so they look
+/// the same whatever fonts the machine has).
+#[derive(Clone, Copy)]
+enum Icon {
+    Reset,
+    StepBack,
+    Step,
+    NextState,
+    Play,
+    Pause,
+}
+
+impl Icon {
+    fn path(self) -> &'static str {
+        match self {
+            Icon::Reset => "M8 2.5a5.5 5.5 0 1 1-5.2 3.7l1.6.6A3.8 3.8 0 1 0 8 4.2V6L4.6 3.4 8 .8z",
+            Icon::StepBack => "M3 2.5h2v11H3zM13 2.5v11L6 8z",
+            Icon::Step => "M3 2.5v11L10 8zM11 2.5h2v11h-2z",
+            Icon::NextState => "M1.5 2.5v11L7 8zM7 2.5v11L12.5 8zM12.5 2.5h2v11h-2z",
+            Icon::Play => "M4 2v12l10-6z",
+            Icon::Pause => "M3.5 2.5h3v11h-3zM9.5 2.5h3v11h-3z",
+        }
+    }
+
+    fn svg(self) -> Html {
+        html! {
+            <svg class="tool-icon" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+                <path d={self.path()} />
+            </svg>
+        }
+    }
+}
+
 /// A button whose accessible name is `name`; `icon` is shown before the
 /// visible text and hidden from assistive technology.
 fn tool_button(
     name: &'static str,
-    icon: &'static str,
+    icon: Icon,
     keys: Option<&'static str>,
     disabled: bool,
     class: &'static str,
@@ -44,7 +77,7 @@ fn tool_button(
     html! {
         <button type="button" class={classes!("tool", class)} aria-label={name} {title}
                 aria-keyshortcuts={keys.map(keyshortcut)} {disabled} {onclick}>
-            <span class="tool-icon" aria-hidden="true">{ icon }</span>
+            { icon.svg() }
             <span class="tool-text" aria-hidden="true">{ name }</span>
         </button>
     }
@@ -97,9 +130,9 @@ pub fn Transport(props: &TransportProps) -> Html {
         });
     }
     let (play_name, play_icon) = if props.playing {
-        ("Pause", "❚❚")
+        ("Pause", Icon::Pause)
     } else {
-        ("Play", "▶")
+        ("Play", Icon::Play)
     };
     let at_start = props.steps == 0;
     let scrub_max = props.max_steps.max(props.steps);
@@ -107,10 +140,10 @@ pub fn Transport(props: &TransportProps) -> Html {
     html! {
         <div class="transport" role="toolbar" aria-label="Time">
             <div class="transport-buttons">
-                { tool_button("Reset", "⟲", None, false, "tool-reset", send(Msg::Reset)) }
-                { tool_button("Step back", "|◀", Some("←"), at_start, "tool-back", send(Msg::StepBack)) }
-                { tool_button("Step", "▶|", Some("→"), props.ended, "tool-step", send(Msg::Step)) }
-                { tool_button("Next state", "⏭\u{FE0E}", Some("N"), props.ended, "tool-next", send(Msg::NextState)) }
+                { tool_button("Reset", Icon::Reset, None, false, "tool-reset", send(Msg::Reset)) }
+                { tool_button("Step back", Icon::StepBack, Some("←"), at_start, "tool-back", send(Msg::StepBack)) }
+                { tool_button("Step", Icon::Step, Some("→"), props.ended, "tool-step", send(Msg::Step)) }
+                { tool_button("Next state", Icon::NextState, Some("N"), props.ended, "tool-next", send(Msg::NextState)) }
                 { tool_button(play_name, play_icon, Some("Space"), false,
                               if props.playing { "tool-play playing" } else { "tool-play" },
                               send(Msg::TogglePlay)) }

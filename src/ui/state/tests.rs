@@ -173,3 +173,56 @@ fn the_log_filter_matches_text_consumer_names_and_rule_ids() {
     let some = s.filtered_log().len();
     assert!(some > 0 && some < all, "{some} of {all}");
 }
+
+#[test]
+fn an_action_after_the_scripted_end_runs_on_and_replays_the_same() {
+    let s = app().reduce(Msg::SetSpeed(120_000)).reduce(Msg::TogglePlay);
+    let mut s = run(s, std::iter::repeat_n(Msg::Tick { real_ms: 100 }, 20));
+    assert!(s.world.ended);
+    let generation = s.world.generation();
+    s = s.reduce(Msg::User(UserAction::AddConsumer { is_static: false }));
+    assert!(!s.world.ended);
+    s = run(s, std::iter::repeat_n(Msg::NextState, 3));
+    assert_eq!(s.world.snapshot_state(), GroupState::Stable);
+    assert_eq!(
+        s.world.generation(),
+        generation + 1,
+        "the new member rebalanced"
+    );
+    let forward = s.world.snapshot();
+    let s = s.reduce(Msg::StepBack).reduce(Msg::Step);
+    assert_eq!(s.world.snapshot(), forward);
+}
+
+#[test]
+fn an_action_taken_while_playing_replays_at_the_time_it_was_taken() {
+    let s = app().reduce(Msg::SetSpeed(2_000)).reduce(Msg::TogglePlay);
+    let s = run(s, std::iter::repeat_n(Msg::Tick { real_ms: 1_000 }, 11));
+    let at_ms = s.world.now_ms;
+    let s = s.reduce(Msg::User(UserAction::Crash("B".into())));
+    let s = run(s.reduce(Msg::Pause), std::iter::repeat_n(Msg::Step, 5));
+    let forward = s.world.snapshot();
+    let back = s.reduce(Msg::Seek(0)).reduce(Msg::Seek(forward.steps));
+    assert_eq!(
+        back.world.snapshot(),
+        forward,
+        "crash at {at_ms} ms replayed"
+    );
+}
+
+#[test]
+fn a_user_action_takes_effect_at_once_and_replays_the_same() {
+    let s = run(app(), std::iter::repeat_n(Msg::NextState, 3));
+    let steps = s.world.steps;
+    let s = s.reduce(Msg::User(UserAction::Crash("B".into())));
+    assert!(s.world.steps > steps, "the crash event ran");
+    assert_eq!(s.world.clients[1].state, crate::sim::ClientState::Down);
+    let s = s.reduce(Msg::User(UserAction::AddPartitions {
+        topic: "t".into(),
+        partitions: 12,
+    }));
+    assert_eq!(s.world.topics()["t"], 12);
+    let forward = s.world.snapshot();
+    let s = s.reduce(Msg::Seek(0)).reduce(Msg::Seek(forward.steps));
+    assert_eq!(s.world.snapshot(), forward);
+}

@@ -1,0 +1,245 @@
+// The four flows of issue 5, driven only through spec/ui-contract.md (and the
+// settings labels): a static restart without a rebalance, a dynamic member
+// leaving, a bad setting, and a keyboard-only run. Each saves a screenshot
+// under target/e2e/ for a person to look at.
+import { expect, test, type Page } from "@playwright/test";
+
+const SHOTS = "../../target/e2e";
+
+/** Fails the test on any page error or console error/warning. */
+function watchProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  page.on("console", (message) => {
+    const text = message.text();
+    if (text.includes("`integrity` attribute is currently ignored for preload")) return;
+    if (message.type() === "error" || message.type() === "warning") {
+      problems.push(`console ${message.type()}: ${text}`);
+    }
+  });
+  return problems;
+}
+
+const button = (page: Page, name: string) => page.getByRole("button", { name, exact: true });
+
+async function virtualMs(page: Page): Promise<number> {
+  return Number(await page.getByTestId("virtual-time").getAttribute("data-ms"));
+}
+
+/**
+ * Presses `Next state` until the group is Stable and `extra` holds (bounded).
+ * Once Stable, it takes single steps instead: the SyncGroup responses are
+ * still on their way, and the next state change may be far ahead.
+ */
+async function nextStateUntilStable(page: Page, extra: () => Promise<boolean> = async () => true) {
+  for (let i = 0; i < 60; i++) {
+    const stable = (await page.getByTestId("group-state").textContent()) === "Stable";
+    if (stable && (await extra())) return;
+    await button(page, stable ? "Step" : "Next state").click();
+  }
+  throw new Error("the group never became Stable");
+}
+
+/** Presses `Pause` unless play already stopped by itself at the end of the run. */
+async function pauseIfPlaying(page: Page) {
+  const pause = button(page, "Pause");
+  if (await pause.isVisible()) await pause.click().catch(() => undefined);
+  await expect(button(page, "Play")).toBeVisible();
+}
+
+/** `data-owner` of every partition cell, keyed by topic-partition. */
+async function owners(page: Page): Promise<Record<string, string>> {
+  return page.getByTestId("partition").evaluateAll((cells) =>
+    Object.fromEntries(
+      cells.map((c) => [`${c.getAttribute("data-topic")}-${c.getAttribute("data-partition")}`, c.getAttribute("data-owner") ?? ""]),
+    ),
+  );
+}
+
+test("a static member restarts within its session: same generation, new member id, same owners", async ({ page }) => {
+  const problems = watchProblems(page);
+  await page.goto("/?scenario=kip345-restart");
+  await expect(page.getByRole("combobox", { name: "Scenario" })).toHaveValue("kip345-restart");
+  await expect(page.getByTestId("group-state")).toHaveText("Empty");
+
+  await nextStateUntilStable(page);
+  await expect(page.getByTestId("generation")).toHaveText("1");
+  const rowA = page.locator('[data-testid="instance-row"][data-instance-id="A"]');
+  const firstId = await rowA.getAttribute("data-member-id");
+  expect(firstId).toMatch(/^A-/);
+  const before = await owners(page);
+  expect(Object.keys(before)).toHaveLength(9);
+  expect(Object.values(before).every((o) => o !== "")).toBe(true);
+  expect(await virtualMs(page)).toBeLessThan(20_000);
+
+  // Run in virtual time past A's restart (at 20 s, down 8 s) to 30 s.
+  await page.getByRole("slider", { name: "Speed" }).fill("20000");
+  await button(page, "Play").click();
+  await expect(button(page, "Pause")).toBeVisible();
+  await expect.poll(() => virtualMs(page), { timeout: 15_000 }).toBeGreaterThanOrEqual(30_000);
+  // Play stops by itself at the scenario's end (40 s); pause if it has not yet.
+  await pauseIfPlaying(page);
+
+  await expect(page.getByTestId("generation")).toHaveText("1");
+  await expect(page.getByTestId("rebalance-count")).toHaveText("1");
+  const secondId = await rowA.getAttribute("data-member-id");
+  expect(secondId).toMatch(/^A-/);
+  expect(secondId).not.toBe(firstId);
+  // The old member id is kept in the row's history, struck through.
+  await expect(rowA.locator(".old-id")).toHaveCount(1);
+  await expect(page.locator('[data-testid="member"][data-name="A"]')).toHaveAttribute("data-member-id", secondId!);
+  expect(await owners(page)).toEqual(before);
+
+  await page.screenshot({ path: `${SHOTS}/flow1-static-restart.png`, fullPage: true });
+  expect(problems).toEqual([]);
+});
+
+test("three dynamic consumers join; closing one rebalances and moves partitions", async ({ page }) => {
+  const problems = watchProblems(page);
+  await page.goto("/?scenario=kip345-restart");
+  for (let i = 0; i < 3; i++) await button(page, "Add dynamic consumer").click();
+  const members = page.getByTestId("member");
+  await expect(members).toHaveCount(6);
+  await expect(page.locator('[data-testid="member"][data-static="false"]')).toHaveCount(3);
+
+  const allStable = async () =>
+    (await page.locator('[data-testid="member"]:not([data-client-state="stable"])').count()) === 0;
+  await nextStateUntilStable(page, allStable);
+  const generation = Number(await page.getByTestId("generation").textContent());
+  const rebalances = Number(await page.getByTestId("rebalance-count").textContent());
+  const movesBefore = Number(await page.getByTestId("partition-moves").textContent());
+  expect(Object.values(await owners(page)).sort()).toContain("D");
+
+  // The close is an event at the current time: the next step runs it.
+  await button(page, "Close D").click();
+  const cardD = page.locator('[data-testid="member"][data-name="D"]');
+  for (let i = 0; i < 10 && (await cardD.getAttribute("data-client-state")) !== "down"; i++) {
+    await button(page, "Step").click();
+  }
+  await expect(cardD).toHaveAttribute("data-client-state", "down");
+  await nextStateUntilStable(
+    page,
+    async () => Number(await page.getByTestId("generation").textContent()) > generation,
+  );
+  expect(Number(await page.getByTestId("rebalance-count").textContent())).toBeGreaterThan(rebalances);
+  expect(Number(await page.getByTestId("partition-moves").textContent())).toBeGreaterThan(movesBefore);
+  expect(Object.values(await owners(page))).not.toContain("D");
+
+  await page.screenshot({ path: `${SHOTS}/flow2-dynamic-close.png`, fullPage: true });
+  expect(problems).toEqual([]);
+});
+
+test("a session timeout of 100 ms is refused beside its field and changes nothing", async ({ page }) => {
+  const problems = watchProblems(page);
+  await page.goto("/");
+  for (let i = 0; i < 3; i++) await button(page, "Next state").click();
+  const ms = await page.getByTestId("virtual-time").getAttribute("data-ms");
+  const generation = await page.getByTestId("generation").textContent();
+  await expect(page.getByTestId("error-banner")).toHaveCount(0);
+
+  await page.getByText("Settings", { exact: true }).click();
+  const field = page.getByLabel("Session timeout");
+  await field.fill("100");
+  await button(page, "Apply").click();
+
+  const banner = page.getByTestId("error-banner");
+  await expect(banner).toBeVisible();
+  await expect(banner).toContainText("session.timeout.ms");
+  await expect(banner).toContainText("6000");
+  await expect(page.locator(".field-error", { hasText: "6000" })).toBeVisible();
+  await expect(field).toHaveAttribute("aria-invalid", "true");
+  await expect(field).toHaveValue("100");
+  await expect(page.getByTestId("virtual-time")).toHaveAttribute("data-ms", ms!);
+  await expect(page.getByTestId("generation")).toHaveText(generation!);
+  await field.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/flow3-bad-setting.png` });
+
+  // A good value clears the error and restarts the scenario from t = 0.
+  await field.fill("12000");
+  await button(page, "Apply").click();
+  await expect(page.getByTestId("error-banner")).toHaveCount(0);
+  await expect(page.getByTestId("virtual-time")).toHaveAttribute("data-ms", "0");
+  expect(problems).toEqual([]);
+});
+
+test("a preset runs from the keyboard alone", async ({ page }) => {
+  const problems = watchProblems(page);
+  await page.goto("/");
+  const active = () => page.evaluate(() => document.activeElement?.getAttribute("aria-label") ?? document.activeElement?.tagName);
+
+  // Tab to the Scenario select and pick scale-out with the arrow keys.
+  await page.keyboard.press("Tab");
+  expect(await active()).toBe("Scenario");
+  for (let i = 0; i < 5; i++) await page.keyboard.press("ArrowDown");
+  await expect(page.getByRole("combobox", { name: "Scenario" })).toHaveValue("scale-out");
+  await expect(page).toHaveURL(/scenario=scale-out/);
+  await expect(page.getByTestId("member")).toHaveCount(3);
+
+  // Leave the select: → steps, N runs to the next state.
+  await page.keyboard.press("Tab");
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  await expect(page.locator('input[aria-label="Timeline"]')).toHaveValue("2");
+  await page.keyboard.press("n");
+  await expect(page.getByTestId("group-state")).not.toHaveText("Empty");
+  await page.keyboard.press("ArrowLeft");
+
+  // Tab to Play, then to Speed: End is the fastest; back to Play, Space plays.
+  for (let i = 0; i < 10 && (await active()) !== "Play"; i++) await page.keyboard.press("Tab");
+  expect(await active()).toBe("Play");
+  await page.keyboard.press("Tab");
+  expect(await active()).toBe("Speed");
+  await page.keyboard.press("End");
+  await page.keyboard.press("Shift+Tab");
+  await page.keyboard.press("Space");
+  expect(await active()).toBe("Pause");
+  await expect.poll(() => virtualMs(page), { timeout: 15_000 }).toBeGreaterThanOrEqual(25_000);
+  await page.keyboard.press("Space");
+  expect(await active()).toBe("Play");
+
+  // C joined at 20 s: one more rebalance, generation 2, and C owns partitions.
+  for (let i = 0; i < 10 && (await page.getByTestId("group-state").textContent()) !== "Stable"; i++) {
+    await page.keyboard.press("n");
+  }
+  await expect(page.getByTestId("group-state")).toHaveText("Stable");
+  await expect(page.getByTestId("generation")).toHaveText("2");
+  expect(Object.values(await owners(page))).toContain("C");
+  await page.screenshot({ path: `${SHOTS}/flow4-keyboard.png`, fullPage: true });
+  expect(problems).toEqual([]);
+});
+
+test("an unknown scenario opens the default one with an error banner", async ({ page }) => {
+  await page.goto("/?scenario=no-such-thing");
+  await expect(page.getByTestId("error-banner")).toContainText("no-such-thing");
+  await expect(page.getByRole("combobox", { name: "Scenario" })).toHaveValue("kip345-restart");
+  await expect(page.getByTestId("member")).toHaveCount(3);
+  await button(page, "Dismiss").click();
+  await expect(page.getByTestId("error-banner")).toHaveCount(0);
+});
+
+test("desktop, 800×600 embed and phone screenshots of a group mid-run", async ({ page }) => {
+  await page.goto("/?scenario=mixed-group");
+  await page.getByRole("slider", { name: "Speed" }).fill("20000");
+  await button(page, "Play").click();
+  await expect.poll(() => virtualMs(page), { timeout: 15_000 }).toBeGreaterThanOrEqual(42_000);
+  await pauseIfPlaying(page);
+  await page.screenshot({ path: `${SHOTS}/desktop-mixed-group.png`, fullPage: true });
+  await page.emulateMedia({ colorScheme: "dark", reducedMotion: "reduce" });
+  await page.screenshot({ path: `${SHOTS}/desktop-mixed-group-dark.png`, fullPage: true });
+  await page.emulateMedia({ colorScheme: "light", reducedMotion: "reduce" });
+
+  await page.setViewportSize({ width: 800, height: 600 });
+  await page.screenshot({ path: `${SHOTS}/embed-800x600.png` });
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: `${SHOTS}/phone-mixed-group.png` });
+  await page.screenshot({ path: `${SHOTS}/phone-mixed-group-full.png`, fullPage: true });
+  // The transport bar stays on screen, at the bottom, while the page scrolls.
+  await page.mouse.wheel(0, 1500);
+  const bar = await page.getByRole("toolbar", { name: "Time" }).boundingBox();
+  expect(bar).not.toBeNull();
+  expect(bar!.y + bar!.height).toBeLessThanOrEqual(844 + 1);
+  expect(bar!.y + bar!.height).toBeGreaterThan(844 - 4);
+});
