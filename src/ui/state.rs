@@ -25,6 +25,9 @@ pub const TICK_MAX_STEPS: u64 = 5_000;
 pub const DEFAULT_SPEED: u64 = 4_000;
 /// Down time of a restart from the UI.
 pub const RESTART_DOWN_MS: u64 = 5_000;
+/// What Step and Play say once the run is over.
+pub const ENDED_NOTICE: &str =
+    "The scenario has ended. Act on a consumer (or add one) to go on, or press Reset.";
 /// A user action runs at most this many events to take effect.
 pub const USER_ACTION_MAX_STEPS: u64 = 1_000;
 /// A run goes on at least this long after the user's last action.
@@ -174,7 +177,9 @@ impl AppState {
         self.notice = None;
         match msg {
             Msg::Step => {
-                self.step_once();
+                if !self.step_once() {
+                    self.notice = Some(ENDED_NOTICE.into());
+                }
             }
             Msg::StepBack => {
                 self.playing = false;
@@ -187,7 +192,12 @@ impl AppState {
                 *self = Self::with_scenario(self.scenario.clone(), keep.1);
                 self.speed = keep.0;
             }
-            Msg::TogglePlay => self.playing = !self.playing && !self.world.ended,
+            Msg::TogglePlay => {
+                self.playing = !self.playing && !self.world.ended;
+                if self.world.ended {
+                    self.notice = Some(ENDED_NOTICE.into());
+                }
+            }
             Msg::Pause => self.playing = false,
             Msg::Tick { real_ms } => self.tick(real_ms),
             Msg::SetSpeed(s) => self.speed = s.clamp(100, 120_000),

@@ -61,12 +61,14 @@ impl Icon {
 }
 
 /// A button whose accessible name is `name`; `icon` is shown before the
-/// visible text and hidden from assistive technology.
+/// visible text and hidden from assistive technology. The time buttons are
+/// never disabled: where one has nothing to do (Step at the end of the run)
+/// it is drawn dimmed (`idle`) and pressing it says why.
 fn tool_button(
     name: &'static str,
     icon: Icon,
     keys: Option<&'static str>,
-    disabled: bool,
+    idle: bool,
     class: &'static str,
     onclick: Callback<MouseEvent>,
 ) -> Html {
@@ -75,8 +77,8 @@ fn tool_button(
         None => name.to_string(),
     };
     html! {
-        <button type="button" class={classes!("tool", class)} aria-label={name} {title}
-                aria-keyshortcuts={keys.map(keyshortcut)} {disabled} {onclick}>
+        <button type="button" class={classes!("tool", class, idle.then_some("idle"))} aria-label={name} {title}
+                aria-keyshortcuts={keys.map(keyshortcut)} {onclick}>
             { icon.svg() }
             <span class="tool-text" aria-hidden="true">{ name }</span>
         </button>
@@ -138,7 +140,7 @@ pub fn Transport(props: &TransportProps) -> Html {
     let scrub_max = props.max_steps.max(props.steps);
     let speed = props.speed.clamp(SPEED_MIN, SPEED_MAX);
     html! {
-        <div class="transport" role="toolbar" aria-label="Time">
+        <div class="transport" role="region" aria-label="Time">
             <div class="transport-buttons">
                 { tool_button("Reset", Icon::Reset, None, false, "tool-reset", send(Msg::Reset)) }
                 { tool_button("Step back", Icon::StepBack, Some("←"), at_start, "tool-back", send(Msg::StepBack)) }

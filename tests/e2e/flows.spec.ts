@@ -125,6 +125,10 @@ test("three dynamic consumers join; closing one rebalances and moves partitions"
   expect(Number(await page.getByTestId("partition-moves").textContent())).toBeGreaterThan(movesBefore);
   expect(Object.values(await owners(page))).not.toContain("D");
 
+  // Let the SyncGroup responses arrive so every running consumer shows its partitions.
+  const othersStable = async () =>
+    (await page.locator('[data-testid="member"]:not([data-name="D"]):not([data-client-state="stable"])').count()) === 0;
+  for (let i = 0; i < 20 && !(await othersStable()); i++) await button(page, "Step").click();
   await page.screenshot({ path: `${SHOTS}/flow2-dynamic-close.png`, fullPage: true });
   expect(problems).toEqual([]);
 });
@@ -151,6 +155,8 @@ test("a session timeout of 100 ms is refused beside its field and changes nothin
   await expect(field).toHaveValue("100");
   await expect(page.getByTestId("virtual-time")).toHaveAttribute("data-ms", ms!);
   await expect(page.getByTestId("generation")).toHaveText(generation!);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: `${SHOTS}/flow3-bad-setting-banner.png` });
   await field.scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SHOTS}/flow3-bad-setting.png` });
 
@@ -238,7 +244,7 @@ test("desktop, 800×600 embed and phone screenshots of a group mid-run", async (
   await page.screenshot({ path: `${SHOTS}/phone-mixed-group-full.png`, fullPage: true });
   // The transport bar stays on screen, at the bottom, while the page scrolls.
   await page.mouse.wheel(0, 1500);
-  const bar = await page.getByRole("toolbar", { name: "Time" }).boundingBox();
+  const bar = await page.getByRole("region", { name: "Time" }).boundingBox();
   expect(bar).not.toBeNull();
   expect(bar!.y + bar!.height).toBeLessThanOrEqual(844 + 1);
   expect(bar!.y + bar!.height).toBeGreaterThan(844 - 4);

@@ -73,6 +73,8 @@ fn the_whole_kip345_preset_plays_to_its_end_without_a_rebalance_after_the_first(
     assert_eq!(s.world.metrics.rebalances, 1);
     assert_eq!(s.world.generation(), 1);
     assert!(!s.playing, "play stops at the end");
+    let s = s.reduce(Msg::Step);
+    assert_eq!(s.notice.as_deref(), Some(ENDED_NOTICE));
 }
 
 #[test]
