@@ -7,13 +7,16 @@
 //! the teaching notes (M1) ask to make visible. A partition that changed
 //! owner in the last generation flashes once, then keeps a ring.
 //!
-//! It must draw 500 partitions without lag, so every cell is a plain `<div>`
+//! It must draw 500 partitions without lag. Every cell is a plain `<div>`
 //! placed by CSS grid, with no event handler of its own; the explanation of
-//! a cell is its `title`.
+//! a cell is its `title`. The grid first boils the snapshot down to a small
+//! comparable [`Cell`] per partition; each topic row and the legend are
+//! components of their own, so a step that changes no cell of a topic costs
+//! one comparison, not 500 cells rebuilt and diffed.
 
-use super::format::format_seconds;
-use super::marks::{colour_repeats, consumer_class, consumer_index};
+use super::marks::{colour_repeats, consumer_class};
 use crate::sim::snapshot::{PartitionView, Snapshot};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -24,64 +27,95 @@ pub struct AssignmentGridProps {
     pub snap: Rc<Snapshot>,
 }
 
-/// How a cell is drawn, decided once per cell from the snapshot.
+/// What a cell shows: all a cell's look depends on, and nothing that ticks
+/// with time (unavailable time is in the metrics panel).
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct CellLook {
-    class: Classes,
-    title: String,
+struct Cell {
+    partition: u32,
+    /// The owning consumer's name, per the coordinator's stored assignment.
+    owner: Option<AttrValue>,
+    /// The owner's index among the consumers, which fixes its colour.
+    colour: Option<usize>,
+    consuming: bool,
+    moved: bool,
 }
 
-/// The look of one partition: its owner's colour, and what it means in words.
-fn cell_look(snap: &Snapshot, p: &PartitionView) -> CellLook {
-    let name = format!("{}-{}", p.partition.topic, p.partition.partition);
-    let mut class = classes!("pcell");
-    let mut title = name;
-    match &p.owner {
-        None => {
-            class.push("unowned");
-            title.push_str(": not assigned to any member");
+impl Cell {
+    fn of(p: &PartitionView, index_of: &BTreeMap<&str, usize>) -> Self {
+        Cell {
+            partition: p.partition.partition,
+            colour: p.owner.as_deref().and_then(|o| index_of.get(o).copied()),
+            owner: p.owner.as_deref().map(AttrValue::from),
+            consuming: p.consuming,
+            moved: p.moved,
         }
-        Some(owner) => {
-            match consumer_index(snap, owner) {
-                Some(i) => {
-                    class.push(consumer_class(i));
-                    if colour_repeats(i) {
-                        class.push("consumer-hatch");
-                    }
+    }
+
+    /// The cell's classes: its owner's colour, idle / unowned, moved.
+    fn class(&self) -> Classes {
+        let mut class = classes!("pcell");
+        match (&self.owner, self.colour) {
+            (None, _) => class.push("unowned"),
+            (Some(_), Some(i)) => {
+                class.push(consumer_class(i));
+                if colour_repeats(i) {
+                    class.push("consumer-hatch");
                 }
-                None => class.push("consumer-unknown"),
             }
-            title.push_str(&format!(": assigned to {owner}"));
-            if p.consuming {
-                title.push_str(", consuming");
-            } else {
-                class.push("idle");
-                title.push_str(", nobody consuming");
-            }
+            (Some(_), None) => class.push("consumer-unknown"),
         }
+        if self.owner.is_some() && !self.consuming {
+            class.push("idle");
+        }
+        if self.moved {
+            class.push("moved");
+        }
+        class
     }
-    if p.moved {
-        class.push("moved");
-        title.push_str("; moved to a new owner in the last rebalance");
+
+    /// The cell's explanation in words, shown on hover.
+    fn title(&self, topic: &str) -> String {
+        let mut title = format!("{topic}-{}", self.partition);
+        match &self.owner {
+            None => title.push_str(": not assigned to any member"),
+            Some(owner) if self.consuming => {
+                title.push_str(&format!(": assigned to {owner}, consuming"))
+            }
+            Some(owner) => title.push_str(&format!(": assigned to {owner}, nobody consuming")),
+        }
+        if self.moved {
+            title.push_str("; moved to a new owner in the last rebalance");
+        }
+        title
     }
-    if p.unavailable_ms > 0 {
-        title.push_str(&format!(
-            "; unavailable {} so far",
-            format_seconds(p.unavailable_ms)
-        ));
-    }
-    CellLook { class, title }
 }
 
-/// One cell: `data-testid="partition"` with `data-topic`, `data-partition`
-/// and `data-owner` (the consumer's name, empty if none).
-fn cell(snap: &Snapshot, p: &PartitionView) -> Html {
-    let look = cell_look(snap, p);
+#[derive(Properties, PartialEq)]
+struct TopicRowProps {
+    topic: AttrValue,
+    cells: Rc<Vec<Cell>>,
+}
+
+/// One topic: its name, then a cell per partition (`data-testid="partition"`
+/// with `data-topic`, `data-partition` and `data-owner`, empty if none).
+#[component]
+fn TopicRow(props: &TopicRowProps) -> Html {
+    let topic = &props.topic;
+    let cells = props.cells.iter().map(|c| {
+        html! {
+            <div class={c.class()} data-testid="partition" data-topic={topic.clone()}
+                 data-partition={c.partition.to_string()}
+                 data-owner={c.owner.clone().unwrap_or_default()} title={c.title(topic)}>
+                { c.partition }
+            </div>
+        }
+    });
     html! {
-        <div class={look.class} data-testid="partition" data-topic={p.partition.topic.clone()}
-             data-partition={p.partition.partition.to_string()}
-             data-owner={p.owner.clone().unwrap_or_default()} title={look.title}>
-            { p.partition.partition }
+        <div class="assign-topic">
+            <div class="assign-topic-name" title={format!("topic {topic}: {} partitions", props.cells.len())}>
+                <code>{ topic.clone() }</code>
+            </div>
+            <div class="assign-cells">{ for cells }</div>
         </div>
     }
 }
@@ -123,22 +157,47 @@ fn tally(partitions: &[PartitionView]) -> Tally {
     t
 }
 
+/// One legend entry: a consumer's name, index (its colour) and partition count.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Key {
+    name: AttrValue,
+    index: usize,
+    count: usize,
+}
+
+/// Each consumer in order, with how many partitions the stored assignment gives it.
+fn keys(snap: &Snapshot) -> Vec<Key> {
+    let mut count: BTreeMap<&str, usize> = BTreeMap::new();
+    for o in snap.partitions.iter().filter_map(|p| p.owner.as_deref()) {
+        *count.entry(o).or_default() += 1;
+    }
+    snap.consumers
+        .iter()
+        .map(|c| Key {
+            name: AttrValue::from(c.name.clone()),
+            index: c.index,
+            count: count.get(c.name.as_str()).copied().unwrap_or(0),
+        })
+        .collect()
+}
+
+#[derive(Properties, PartialEq)]
+struct LegendProps {
+    keys: Rc<Vec<Key>>,
+}
+
 /// The legend: each consumer's colour with how many partitions it is
 /// assigned, then the marks for idle, unassigned and moved cells.
-fn legend(snap: &Snapshot) -> Html {
-    let consumers = snap.consumers.iter().map(|c| {
-        let count = snap
-            .partitions
-            .iter()
-            .filter(|p| p.owner.as_deref() == Some(c.name.as_str()))
-            .count();
+#[component]
+fn Legend(props: &LegendProps) -> Html {
+    let consumers = props.keys.iter().map(|k| {
         html! {
             <li class="assign-key">
-                <span class={classes!("pcell", "swatch", consumer_class(c.index),
-                                      colour_repeats(c.index).then_some("consumer-hatch"))}
+                <span class={classes!("pcell", "swatch", consumer_class(k.index),
+                                      colour_repeats(k.index).then_some("consumer-hatch"))}
                       aria-hidden="true"></span>
-                <span class="assign-key-name">{ &c.name }</span>
-                <span class="assign-key-count num">{ count }</span>
+                <span class="assign-key-name">{ k.name.clone() }</span>
+                <span class="assign-key-count num">{ k.count }</span>
             </li>
         }
     });
@@ -160,20 +219,24 @@ fn legend(snap: &Snapshot) -> Html {
 }
 
 /// The grid of partitions (`data-testid="assignment"`), one row per topic,
-/// with its legend and a one-line count.
+/// with a one-line count and its legend.
 #[component]
 pub fn AssignmentGrid(props: &AssignmentGridProps) -> Html {
     let snap = &*props.snap;
-    let rows = by_topic(&snap.partitions).into_iter().map(|(topic, parts)| {
-        html! {
-            <div key={topic.to_string()} class="assign-topic">
-                <div class="assign-topic-name" title={format!("topic {topic}: {} partitions", parts.len())}>
-                    <code>{ topic }</code>
-                </div>
-                <div class="assign-cells">{ for parts.iter().map(|p| cell(snap, p)) }</div>
-            </div>
-        }
-    });
+    let index_of: BTreeMap<&str, usize> = snap
+        .consumers
+        .iter()
+        .map(|c| (c.name.as_str(), c.index))
+        .collect();
+    let rows = by_topic(&snap.partitions)
+        .into_iter()
+        .map(|(topic, parts)| {
+            let cells: Vec<Cell> = parts.iter().map(|p| Cell::of(p, &index_of)).collect();
+            html! {
+                <TopicRow key={topic.to_string()} topic={AttrValue::from(topic.to_string())}
+                          cells={Rc::new(cells)} />
+            }
+        });
     let t = tally(&snap.partitions);
     html! {
         <div class="assignment">
@@ -189,7 +252,7 @@ pub fn AssignmentGrid(props: &AssignmentGridProps) -> Html {
                     if t.unowned > 0 { { format!(" · {} unassigned", t.unowned) } }
                     if t.moved > 0 { { format!(" · {} moved in the last rebalance", t.moved) } }
                 </p>
-                { legend(snap) }
+                <Legend keys={Rc::new(keys(snap))} />
             }
         </div>
     }
@@ -242,5 +305,21 @@ mod tests {
                 moved: 0
             }
         );
+    }
+
+    #[test]
+    fn a_cell_says_in_classes_and_words_who_owns_it_and_whether_it_is_read() {
+        let index_of = BTreeMap::from([("A", 0), ("I", 8)]);
+        let idle = Cell::of(&part("t", 1, Some("A"), false), &index_of);
+        assert_eq!(idle.class(), classes!("pcell", "consumer-c0", "idle"));
+        assert_eq!(idle.title("t"), "t-1: assigned to A, nobody consuming");
+        let ninth = Cell::of(&part("t", 2, Some("I"), true), &index_of);
+        assert_eq!(
+            ninth.class(),
+            classes!("pcell", "consumer-c0", "consumer-hatch")
+        );
+        let free = Cell::of(&part("t", 3, None, false), &index_of);
+        assert_eq!(free.class(), classes!("pcell", "unowned"));
+        assert_eq!(free.title("t"), "t-3: not assigned to any member");
     }
 }

@@ -142,9 +142,16 @@ fn who(e: &LogView) -> Html {
     }
 }
 
-/// One event; `position` (its place in the whole list) is its key, so when
-/// the oldest shown event drops off only one row leaves the page.
-fn item(position: usize, e: &LogView) -> Html {
+#[derive(Properties, PartialEq)]
+struct EventItemProps {
+    entry: LogView,
+}
+
+/// One event. A component of its own, so an event already on the page is
+/// not rebuilt when a new one arrives (its props compare equal).
+#[component]
+fn EventItem(props: &EventItemProps) -> Html {
+    let e = &props.entry;
     let rule = e.rule_id.map(|id| {
         let section = e.section.unwrap_or_default();
         html! {
@@ -154,7 +161,7 @@ fn item(position: usize, e: &LogView) -> Html {
         }
     });
     html! {
-        <li key={position} class={classes!("evlog-item", e.source)} data-testid="event"
+        <li class={classes!("evlog-item", e.source)} data-testid="event"
             data-at-ms={e.at_ms.to_string()} data-consumer={e.consumer.clone()}
             data-rule={e.rule_id}>
             <span class="evlog-time num">{ format_virtual_time(e.at_ms) }</span>
@@ -202,7 +209,11 @@ pub fn EventLog(props: &EventLogProps) -> Html {
                         </p>
                     }
                     <ol class="evlog-list" data-testid="event-log" aria-label="Events, newest last">
-                        { for shown.iter().enumerate().map(|(i, e)| item(hidden + i, e)) }
+                        // Keyed by place in the whole list: when the oldest shown
+                        // event drops off, only one row leaves the page.
+                        { for shown.iter().enumerate().map(|(i, e)| html! {
+                            <EventItem key={hidden + i} entry={e.clone()} />
+                        }) }
                     </ol>
                     if entries.is_empty() {
                         <p class="evlog-empty">

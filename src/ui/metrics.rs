@@ -53,7 +53,17 @@ fn consumer_rows(snap: &Snapshot) -> Vec<(String, Option<usize>, ConsumerMetrics
     rows
 }
 
-fn consumer_row((name, index, m): &(String, Option<usize>, ConsumerMetrics)) -> Html {
+#[derive(Properties, PartialEq)]
+struct ConsumerRowProps {
+    name: AttrValue,
+    index: Option<usize>,
+    metrics: ConsumerMetrics,
+}
+
+/// One consumer's row; a component, so unchanged rows are not rebuilt.
+#[component]
+fn ConsumerRow(props: &ConsumerRowProps) -> Html {
+    let (index, m) = (props.index, &props.metrics);
     let chip = classes!(
         "chip",
         index.map(consumer_class),
@@ -63,8 +73,8 @@ fn consumer_row((name, index, m): &(String, Option<usize>, ConsumerMetrics)) -> 
         index.is_none().then_some("chip-other")
     );
     html! {
-        <tr data-consumer={name.clone()}>
-            <th scope="row"><span class={chip}>{ name }</span></th>
+        <tr data-consumer={props.name.clone()}>
+            <th scope="row"><span class={chip}>{ props.name.clone() }</span></th>
             <td class="num">{ m.partitions_gained }</td>
             <td class="num">{ m.partitions_lost }</td>
             <td class="num">{ format_seconds(m.unavailable_ms) }</td>
@@ -108,7 +118,11 @@ pub fn MetricsPanel(props: &MetricsPanelProps) -> Html {
                             <th scope="col" title="time its assigned partitions sat unconsumed">{ "Unavailable" }</th>
                         </tr>
                     </thead>
-                    <tbody>{ for rows.iter().map(consumer_row) }</tbody>
+                    <tbody>
+                        { for rows.into_iter().map(|(name, index, metrics)| html! {
+                            <ConsumerRow key={name.clone()} name={AttrValue::from(name.clone())} {index} {metrics} />
+                        }) }
+                    </tbody>
                 </table>
             }
         </div>
