@@ -95,18 +95,28 @@ pub fn AddPartitions(props: &AddPartitionsProps) -> Html {
             }
         });
     }
+    // Editing a field clears its error, beside it and in the banner.
+    let clear_error = {
+        let (error, on_msg) = (error.clone(), props.on_msg.clone());
+        move || {
+            if error.is_some() {
+                error.set(None);
+                on_msg.emit(Msg::DismissError);
+            }
+        }
+    };
     let on_topic = {
-        let (topic, error) = (topic.clone(), error.clone());
+        let (topic, clear_error) = (topic.clone(), clear_error.clone());
         Callback::from(move |e: InputEvent| {
             topic.set(e.target_unchecked_into::<HtmlInputElement>().value());
-            error.set(None);
+            clear_error();
         })
     };
     let on_count = {
-        let (count, error) = (count.clone(), error.clone());
+        let count = count.clone();
         Callback::from(move |e: InputEvent| {
             count.set(e.target_unchecked_into::<HtmlInputElement>().value());
-            error.set(None);
+            clear_error();
         })
     };
     let onsubmit = {

@@ -249,3 +249,36 @@ test("desktop, 800×600 embed and phone screenshots of a group mid-run", async (
   expect(bar!.y + bar!.height).toBeLessThanOrEqual(844 + 1);
   expect(bar!.y + bar!.height).toBeGreaterThan(844 - 4);
 });
+
+test("an operator removes two stopped static members in one batch; partitions are added to a topic", async ({ page }) => {
+  const problems = watchProblems(page);
+  await page.goto("/?scenario=admin-remove");
+  await nextStateUntilStable(page);
+  // Close C and D (static: no LeaveGroup), then tick both and remove them at once.
+  await button(page, "Close C").click();
+  await button(page, "Close D").click();
+  await expect(page.locator('[data-testid="member"][data-name="C"]')).toHaveAttribute("data-client-state", "down");
+  const generation = Number(await page.getByTestId("generation").textContent());
+  await expect(button(page, "Remove selected")).toBeDisabled();
+  await page.getByRole("checkbox", { name: "Select C", exact: true }).check();
+  await page.getByRole("checkbox", { name: "Select D", exact: true }).check();
+  await button(page, "Remove selected").click();
+  await nextStateUntilStable(page, async () => Number(await page.getByTestId("generation").textContent()) > generation);
+  // The coordinator's static member map no longer has C and D.
+  await expect(page.getByTestId("instance-row")).toHaveCount(2);
+  await expect(page.locator('[data-testid="instance-row"][data-instance-id="C"]')).toHaveCount(0);
+  expect(new Set(Object.values(await owners(page)))).toEqual(new Set(["A", "B"]));
+
+  // Kafka only adds partitions: 8 -> 6 is refused beside the fields and in the banner.
+  await page.getByLabel("Topic").fill("t");
+  await page.getByLabel("Partitions", { exact: true }).fill("6");
+  await button(page, "Add partitions").click();
+  await expect(page.getByTestId("error-banner")).toContainText("expected 9..=1000");
+  await expect(page.locator(".add-partitions .field-error")).toContainText("expected 9..=1000");
+  await page.getByLabel("Partitions", { exact: true }).fill("12");
+  await button(page, "Add partitions").click();
+  await expect(page.getByTestId("error-banner")).toHaveCount(0);
+  await expect(page.getByTestId("partition")).toHaveCount(12);
+  await page.screenshot({ path: `${SHOTS}/flow5-admin-remove.png`, fullPage: true });
+  expect(problems).toEqual([]);
+});
