@@ -16,7 +16,7 @@ use super::instance_map::InstanceMap;
 use super::message_flow::MessageFlow;
 use super::metrics::MetricsPanel;
 use super::panel::Panel;
-use super::scenario_picker::{scenario_from_url, ScenarioDescription, ScenarioPicker};
+use super::scenario_picker::{PageUrl, ScenarioDescription, ScenarioPicker};
 use super::settings::Settings;
 use super::state::{AppState, FieldError, Msg, SettingsForm, UserAction};
 use super::state_diagram::{state_class, StateDiagram};
@@ -73,7 +73,11 @@ impl Chrome {
 /// The whole page.
 #[component]
 pub fn App() -> Html {
-    let store = use_reducer(|| Store::new(AppState::new(scenario_from_url().as_deref())));
+    let url = use_memo((), |_| PageUrl::read());
+    let store = {
+        let url = Rc::clone(&url);
+        use_reducer(move || Store::new(url.initial_state()))
+    };
     let on_msg: Callback<Msg> = store.dispatcher().to_callback();
     let version = store.version;
     let snap: Rc<Snapshot> = {
@@ -107,6 +111,59 @@ pub fn App() -> Html {
     };
     let (state, generation) = shown_state(&snap);
 
+    let transport = html! {
+        <Transport now_ms={snap.now_ms} steps={snap.steps} max_steps={chrome.max_steps}
+                   playing={chrome.playing} ended={snap.ended} speed={chrome.speed}
+                   on_msg={on_msg.clone()} />
+    };
+    let status = html! {
+        <StatusLine hint={preset_hint(chrome.preset.as_deref())} notice={chrome.notice.clone()}
+                    error={chrome.error.clone()} settings_error={chrome.settings_error.clone()}
+                    on_msg={on_msg.clone()} />
+    };
+    let group = html! {
+        <Panel title="Group" hint="classic protocol" class="panel-group">
+            <GroupSummary snap={Rc::clone(&snap)} />
+            <StateDiagram {state} {generation}
+                          last_transition={shown_transition(chrome.last_transition, snap.generation_id)}
+                          leader={snap.leader_name.clone().or_else(|| snap.leader.clone())} />
+            if !group_exists(&snap) {
+                <p class="state-explanation">
+                    { "No group on the coordinator yet: the first JoinGroup creates it, Empty at generation 0." }
+                </p>
+            }
+            if !snap.violations.is_empty() {
+                <ul class="violations" role="alert">
+                    { for snap.violations.iter().map(|v| html! { <li>{ format!("Invariant broken: {v}") }</li> }) }
+                </ul>
+            }
+        </Panel>
+    };
+    let instances = html! {
+        <Panel title="Static members" hint="group.instance.id → member.id" class="panel-instances">
+            <InstanceMap snap={Rc::clone(&snap)} />
+        </Panel>
+    };
+
+    if url.embed {
+        // `?embed=1` (docs pages): the diagram, the map, the grid and time only.
+        return html! {
+            <div class="app app-embed">
+                { transport }
+                { status }
+                <main class="layout">
+                    <div class="column column-left">{ group }</div>
+                    <div class="column column-right">
+                        { instances }
+                        <Panel title="Assignment" hint="topic × partition" class="panel-assignment">
+                            <AssignmentGrid snap={Rc::clone(&snap)} />
+                        </Panel>
+                    </div>
+                </main>
+            </div>
+        };
+    }
+
     html! {
         <div class="app">
             <header class="app-header">
@@ -114,33 +171,12 @@ pub fn App() -> Html {
                 <ScenarioPicker selected={chrome.preset.clone()} on_msg={on_msg.clone()} />
             </header>
             <ScenarioDescription text={chrome.description.clone()} />
-            <Transport now_ms={snap.now_ms} steps={snap.steps} max_steps={chrome.max_steps}
-                       playing={chrome.playing} ended={snap.ended} speed={chrome.speed}
-                       on_msg={on_msg.clone()} />
-            <StatusLine hint={preset_hint(chrome.preset.as_deref())} notice={chrome.notice.clone()}
-                        error={chrome.error.clone()} settings_error={chrome.settings_error.clone()}
-                        on_msg={on_msg.clone()} />
+            { transport }
+            { status }
             <main class="layout">
                 <div class="column column-left">
-                    <Panel title="Group" hint="classic protocol" class="panel-group">
-                        <GroupSummary snap={Rc::clone(&snap)} />
-                        <StateDiagram {state} {generation}
-                                      last_transition={shown_transition(chrome.last_transition, snap.generation_id)}
-                                      leader={snap.leader_name.clone().or_else(|| snap.leader.clone())} />
-                        if !group_exists(&snap) {
-                            <p class="state-explanation">
-                                { "No group on the coordinator yet: the first JoinGroup creates it, Empty at generation 0." }
-                            </p>
-                        }
-                        if !snap.violations.is_empty() {
-                            <ul class="violations" role="alert">
-                                { for snap.violations.iter().map(|v| html! { <li>{ format!("Invariant broken: {v}") }</li> }) }
-                            </ul>
-                        }
-                    </Panel>
-                    <Panel title="Static members" hint="group.instance.id → member.id" class="panel-instances">
-                        <InstanceMap snap={Rc::clone(&snap)} />
-                    </Panel>
+                    { group }
+                    { instances }
                     <Settings settings={chrome.settings.clone()} error={chrome.settings_error.clone()}
                               on_msg={on_msg.clone()} />
                 </div>

@@ -282,3 +282,23 @@ test("an operator removes two stopped static members in one batch; partitions ar
   await page.screenshot({ path: `${SHOTS}/flow5-admin-remove.png`, fullPage: true });
   expect(problems).toEqual([]);
 });
+
+test("?embed=1 keeps only the diagram, the map, the grid and time; an undecodable #s= link says so", async ({ page }) => {
+  await page.goto("/?scenario=scale-out&embed=1");
+  await expect(page.getByTestId("state-diagram")).toBeVisible();
+  await expect(page.getByTestId("instance-map")).toBeVisible();
+  await expect(page.getByTestId("assignment")).toBeVisible();
+  await expect(button(page, "Step")).toBeVisible();
+  await expect(page.getByTestId("member")).toHaveCount(0);
+  await expect(page.getByTestId("event-log")).toHaveCount(0);
+  await expect(page.getByRole("combobox", { name: "Scenario" })).toHaveCount(0);
+  await button(page, "Next state").click();
+  await expect(page.getByTestId("group-state")).toHaveText("PreparingRebalance");
+  await page.setViewportSize({ width: 800, height: 600 });
+  await page.screenshot({ path: `${SHOTS}/embed-iframe-800x600.png` });
+
+  await page.goto("/#s=v1.not-a-scenario");
+  await expect(page.getByTestId("error-banner")).toContainText("#s=");
+  await expect(page.getByTestId("group-state")).toHaveText("Empty");
+  await expect(page.getByTestId("member")).toHaveCount(3);
+});
