@@ -98,9 +98,11 @@ pub fn use_play_clock(playing: bool, dispatch: Callback<Msg>) {
 
 /// What a key press on the page means, if anything: Space play/pause,
 /// → step, ← step back, N next state. `target_tag` is the focused element's
-/// tag name; keys typed into a field or pressed on a control keep their own
-/// meaning (Space on a button presses that button, arrows move a slider).
-pub fn shortcut(key: &str, target_tag: &str, modifier: bool) -> Option<Msg> {
+/// tag name; keys typed into a field keep their own meaning (arrows move a
+/// slider), and so does Space on a button — except the time buttons
+/// (`in_transport`), where Space plays and pauses as in a media player
+/// (Enter still presses them).
+pub fn shortcut(key: &str, target_tag: &str, in_transport: bool, modifier: bool) -> Option<Msg> {
     if modifier {
         return None;
     }
@@ -108,7 +110,7 @@ pub fn shortcut(key: &str, target_tag: &str, modifier: bool) -> Option<Msg> {
     if matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA") {
         return None;
     }
-    let on_control = matches!(tag.as_str(), "BUTTON" | "A" | "SUMMARY");
+    let on_control = matches!(tag.as_str(), "BUTTON" | "A" | "SUMMARY") && !in_transport;
     match key {
         " " | "Spacebar" if !on_control => Some(Msg::TogglePlay),
         "ArrowRight" => Some(Msg::Step),
@@ -129,9 +131,11 @@ pub fn use_shortcuts(dispatch: Callback<Msg>) {
                 if e.repeat() && e.key() == " " {
                     return;
                 }
-                let tag = e
+                let target = e
                     .target()
-                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+                let tag = target
+                    .as_ref()
                     .map(|el| {
                         if el.has_attribute("contenteditable") {
                             "TEXTAREA".to_string()
@@ -140,8 +144,11 @@ pub fn use_shortcuts(dispatch: Callback<Msg>) {
                         }
                     })
                     .unwrap_or_default();
+                let in_transport = target
+                    .as_ref()
+                    .is_some_and(|el| el.closest(".transport").ok().flatten().is_some());
                 let modifier = e.ctrl_key() || e.meta_key() || e.alt_key();
-                if let Some(msg) = shortcut(&e.key(), &tag, modifier) {
+                if let Some(msg) = shortcut(&e.key(), &tag, in_transport, modifier) {
                     e.prevent_default();
                     dispatch.emit(msg);
                 }
@@ -169,23 +176,30 @@ mod tests {
 
     #[test]
     fn shortcuts_map_keys_to_messages_outside_fields() {
-        assert_eq!(shortcut(" ", "BODY", false), Some(Msg::TogglePlay));
-        assert_eq!(shortcut("ArrowRight", "BODY", false), Some(Msg::Step));
-        assert_eq!(shortcut("ArrowLeft", "DIV", false), Some(Msg::StepBack));
-        assert_eq!(shortcut("n", "BODY", false), Some(Msg::NextState));
-        assert_eq!(shortcut("N", "BUTTON", false), Some(Msg::NextState));
+        assert_eq!(shortcut(" ", "BODY", false, false), Some(Msg::TogglePlay));
+        assert_eq!(
+            shortcut("ArrowRight", "BODY", false, false),
+            Some(Msg::Step)
+        );
+        assert_eq!(
+            shortcut("ArrowLeft", "DIV", false, false),
+            Some(Msg::StepBack)
+        );
+        assert_eq!(shortcut("n", "BODY", false, false), Some(Msg::NextState));
+        assert_eq!(shortcut("N", "BUTTON", false, false), Some(Msg::NextState));
+        assert_eq!(shortcut(" ", "BUTTON", true, false), Some(Msg::TogglePlay));
     }
 
     #[test]
     fn keys_in_fields_on_buttons_or_with_modifiers_keep_their_own_meaning() {
-        assert_eq!(shortcut("ArrowRight", "INPUT", false), None);
-        assert_eq!(shortcut("n", "textarea", false), None);
-        assert_eq!(shortcut(" ", "SELECT", false), None);
+        assert_eq!(shortcut("ArrowRight", "INPUT", true, false), None);
+        assert_eq!(shortcut("n", "textarea", false, false), None);
+        assert_eq!(shortcut(" ", "SELECT", false, false), None);
         assert_eq!(
-            shortcut(" ", "BUTTON", false),
+            shortcut(" ", "BUTTON", false, false),
             None,
-            "Space presses the button"
+            "Space presses a consumer's button"
         );
-        assert_eq!(shortcut("n", "BODY", true), None);
+        assert_eq!(shortcut("n", "BODY", false, true), None);
     }
 }

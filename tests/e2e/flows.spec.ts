@@ -197,6 +197,7 @@ test("a preset runs from the keyboard alone", async ({ page }) => {
   expect(await active()).toBe("Speed");
   await page.keyboard.press("End");
   await page.keyboard.press("Shift+Tab");
+  expect(await active()).toBe("Play");
   await page.keyboard.press("Space");
   expect(await active()).toBe("Pause");
   await expect.poll(() => virtualMs(page), { timeout: 15_000 }).toBeGreaterThanOrEqual(25_000);
@@ -212,6 +213,23 @@ test("a preset runs from the keyboard alone", async ({ page }) => {
   expect(Object.values(await owners(page))).toContain("C");
   await page.screenshot({ path: `${SHOTS}/flow4-keyboard.png`, fullPage: true });
   expect(problems).toEqual([]);
+});
+
+test("Space plays and pauses from the page and from a time button, Enter presses the button", async ({ page }) => {
+  await page.goto("/?scenario=rolling-restart-static");
+  await page.keyboard.press("Space");
+  await expect(button(page, "Pause")).toBeVisible();
+  await page.keyboard.press("Space");
+  await expect(button(page, "Play")).toBeVisible();
+  await button(page, "Step").focus();
+  const timeline = page.locator('input[aria-label="Timeline"]');
+  const before = Number(await timeline.inputValue());
+  await page.keyboard.press("Enter");
+  await expect(timeline).toHaveValue(String(before + 1));
+  await page.keyboard.press("Space");
+  await expect(button(page, "Pause")).toBeVisible();
+  await page.keyboard.press("Space");
+  await expect(button(page, "Play")).toBeVisible();
 });
 
 test("an unknown scenario opens the default one with an error banner", async ({ page }) => {
