@@ -217,6 +217,7 @@ fn event_log_props(
         entries: Rc::new(entries),
         filter: String::new(),
         on_filter,
+        total: None,
     }
 }
 
@@ -327,6 +328,34 @@ async fn a_long_log_renders_only_its_newest_entries_and_says_so() {
     assert!(text(&items[0]).contains("event 50"));
     assert!(text(items.last().unwrap()).contains("event 349"));
     assert!(text(&root).contains("50 earlier events not shown"));
+}
+
+#[wasm_bindgen_test]
+async fn only_the_newest_rows_are_built_and_the_total_still_counts_every_event() {
+    let mut state = AppState::new(Some("rolling-restart-dynamic"));
+    for _ in 0..20_000 {
+        if state.world.log.len() >= 400 {
+            break;
+        }
+        if !state.world.step() {
+            // The script is over: keep the group busy with more restarts.
+            state.update(Msg::User(UserAction::Restart("A".into())));
+        }
+    }
+    assert!(state.world.log.len() >= 400);
+    let (recent, total) = groupscope::ui::recent_log_views(&state);
+    assert_eq!(total, state.world.log.len());
+    assert_eq!(recent.len(), 300);
+    assert_eq!(
+        recent.last().unwrap().text,
+        state.world.log.last().unwrap().text
+    );
+    let mut props = event_log_props(recent, Callback::noop());
+    props.total = Some(total);
+    let root = mount::<EventLog>(props).await;
+    assert_eq!(all(&root, "[data-testid=event]").len(), 300);
+    assert!(text(&root).contains(&format!("{} earlier events not shown", total - 300)));
+    assert!(text(&root).contains(&format!("{total} events")));
 }
 
 // ---- Message flow ---------------------------------------------------------

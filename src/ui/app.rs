@@ -10,7 +10,7 @@
 use super::assignment::AssignmentGrid;
 use super::consumers::Consumers;
 use super::controls::AddPartitions;
-use super::event_log::{log_views, EventLog, LogView};
+use super::event_log::{recent_log_views, EventLog, LogView};
 use super::format::{group_exists, preset_hint, short_member_id, shown_state, shown_transition};
 use super::instance_map::InstanceMap;
 use super::message_flow::MessageFlow;
@@ -93,9 +93,12 @@ pub fn App() -> Html {
             all
         })
     };
-    let log: Rc<Vec<LogView>> = {
+    let log: Rc<(Rc<Vec<LogView>>, usize)> = {
         let store = store.clone();
-        use_memo(version, move |_| log_views(&store.state()))
+        use_memo(version, move |_| {
+            let (views, total) = recent_log_views(&store.state());
+            (Rc::new(views), total)
+        })
     };
     let chrome: Rc<Chrome> = {
         let store = store.clone();
@@ -194,7 +197,8 @@ pub fn App() -> Html {
                 </Panel>
                 <div class="bottom-row">
                     <Panel title="Event log" hint="newest last" class="panel-log">
-                        <EventLog entries={log} filter={chrome.log_filter.clone()}
+                        <EventLog entries={log.0.clone()} total={Some(log.1)}
+                                  filter={chrome.log_filter.clone()}
                                   on_filter={on_msg.reform(Msg::SetLogFilter)} />
                     </Panel>
                     <Panel title="Metrics" hint="what rebalancing cost" class="panel-metrics">

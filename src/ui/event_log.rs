@@ -67,13 +67,28 @@ fn consumer_named_in(world: &World, text: &str) -> Option<usize> {
 /// Only the newest [`MAX_SHOWN`] are drawn, so only they get the (costlier)
 /// consumer looked up from the member ids in a coordinator sentence.
 pub fn log_views(state: &AppState) -> Vec<LogView> {
-    let world = &state.world;
+    let matching = state.filtered_log();
+    views_of(state, &matching, 0)
+}
+
+/// The newest [`MAX_SHOWN`] matching events as views, and how many match in
+/// all. Only the rows that are drawn are built, so a long run does not make
+/// every step copy the whole log.
+pub fn recent_log_views(state: &AppState) -> (Vec<LogView>, usize) {
     let matching = state.filtered_log();
     let first_shown = matching.len().saturating_sub(MAX_SHOWN);
-    matching
-        .into_iter()
+    (views_of(state, &matching[first_shown..], 0), matching.len())
+}
+
+/// Views of the log entries at `indices`; entries before `first_shown` (by
+/// position) skip the costlier search for a consumer named in the text.
+fn views_of(state: &AppState, indices: &[usize], first_shown: usize) -> Vec<LogView> {
+    let world = &state.world;
+    let first_shown = first_shown.max(indices.len().saturating_sub(MAX_SHOWN));
+    indices
+        .iter()
         .enumerate()
-        .map(|(position, i)| {
+        .map(|(position, &i)| {
             let e = &world.log[i];
             let consumer = e.consumer.or_else(|| {
                 (position >= first_shown)
@@ -105,6 +120,10 @@ pub struct EventLogProps {
     pub filter: String,
     /// Called with the new filter on every keystroke.
     pub on_filter: Callback<String>,
+    /// How many events match in all, when `entries` holds only the newest
+    /// (see [`recent_log_views`]); `None` means `entries` is all of them.
+    #[prop_or_default]
+    pub total: Option<usize>,
 }
 
 /// An event's text, member ids shortened: the visible part is `A-8c1e`, the
@@ -177,15 +196,17 @@ fn EventItem(props: &EventItemProps) -> Html {
 #[component]
 pub fn EventLog(props: &EventLogProps) -> Html {
     let entries = &props.entries[..];
-    let hidden = entries.len().saturating_sub(MAX_SHOWN);
-    let shown = &entries[hidden..];
+    let total = props.total.unwrap_or(entries.len()).max(entries.len());
+    let first = entries.len().saturating_sub(MAX_SHOWN);
+    let shown = &entries[first..];
+    let hidden = total - shown.len();
     let oninput = {
         let on_filter = props.on_filter.clone();
         Callback::from(move |e: InputEvent| {
             on_filter.emit(e.target_unchecked_into::<HtmlInputElement>().value())
         })
     };
-    let count = match (entries.len(), props.filter.is_empty()) {
+    let count = match (total, props.filter.is_empty()) {
         (1, true) => "1 event".to_string(),
         (n, true) => format!("{n} events"),
         (1, false) => "1 match".to_string(),

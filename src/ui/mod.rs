@@ -42,7 +42,7 @@ pub use app::App;
 #[cfg(target_arch = "wasm32")]
 pub use assignment::{AssignmentGrid, AssignmentGridProps};
 #[cfg(target_arch = "wasm32")]
-pub use event_log::{log_views, EventLog, EventLogProps, LogView};
+pub use event_log::{log_views, recent_log_views, EventLog, EventLogProps, LogView};
 #[cfg(target_arch = "wasm32")]
 pub use message_flow::{MessageFlow, MessageFlowProps};
 #[cfg(target_arch = "wasm32")]
