@@ -1,19 +1,10 @@
 // The built page in a real browser: it loads without errors and reads out the
 // state of a new group through the ids of spec/ui-contract.md.
 import { expect, test } from "@playwright/test";
+import { watchProblems } from "./problems";
 
 test("a new group reads Empty, generation 0, at virtual time 0", async ({ page }) => {
-  const problems: string[] = [];
-  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-  page.on("console", (message) => {
-    const text = message.text();
-    // Chromium says it does not apply `integrity` to Trunk's `<link rel=preload>`
-    // of the wasm file; that is a note about the preload, not a fault.
-    if (text.includes("`integrity` attribute is currently ignored for preload")) return;
-    if (message.type() === "error" || message.type() === "warning") {
-      problems.push(`console ${message.type()}: ${text}`);
-    }
-  });
+  const problems = watchProblems(page);
 
   await page.goto("/");
 

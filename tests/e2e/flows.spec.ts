@@ -3,22 +3,10 @@
 // leaving, a bad setting, and a keyboard-only run. Each saves a screenshot
 // under target/e2e/ for a person to look at.
 import { expect, test, type Page } from "@playwright/test";
+import { watchProblems } from "./problems";
 
 const SHOTS = "../../target/e2e";
 
-/** Fails the test on any page error or console error/warning. */
-function watchProblems(page: Page): string[] {
-  const problems: string[] = [];
-  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-  page.on("console", (message) => {
-    const text = message.text();
-    if (text.includes("`integrity` attribute is currently ignored for preload")) return;
-    if (message.type() === "error" || message.type() === "warning") {
-      problems.push(`console ${message.type()}: ${text}`);
-    }
-  });
-  return problems;
-}
 
 const button = (page: Page, name: string) => page.getByRole("button", { name, exact: true });
 
