@@ -8,6 +8,7 @@ pub mod presets;
 pub mod protocol;
 pub mod trace;
 
+pub use crate::sim::scenario::{summary_line, world_of};
 pub use model::ScenarioFile;
 
 use crate::coordinator::CoordinatorConfig;

@@ -128,6 +128,41 @@ impl World {
         world
     }
 
+    /// The virtual time of the last event run.
+    pub fn now_ms(&self) -> u64 {
+        self.now_ms
+    }
+
+    /// How many events have run.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Every consumer, by index.
+    pub fn clients(&self) -> &[Client] {
+        &self.clients
+    }
+
+    /// The coordinator, read-only.
+    pub fn coordinator(&self) -> &Coordinator {
+        &self.coordinator
+    }
+
+    /// The metrics so far.
+    pub fn metrics(&self) -> &Metrics {
+        &self.metrics
+    }
+
+    /// Invariant breaches found so far (empty unless there is a bug).
+    pub fn violations(&self) -> &[String] {
+        &self.violations
+    }
+
+    /// True once the run is over (its end time passed or nothing is left to do).
+    pub fn has_ended(&self) -> bool {
+        self.ended
+    }
+
     /// Adds a consumer to the running world (not started yet); returns its index.
     pub fn add_client(&mut self, client: Client) -> usize {
         self.metrics
