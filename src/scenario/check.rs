@@ -407,4 +407,63 @@ mod tests {
         assert_eq!(as_bounds(&json!({"max": 0})), Some((None, Some(0.0))));
         assert_eq!(as_bounds(&json!({"min": 1, "other": 2})), None);
     }
+
+    fn scenario(v: Value) -> ScenarioFile {
+        crate::scenario::parse(&v.to_string()).expect("a valid scenario")
+    }
+
+    #[test]
+    fn a_step_answered_twice_or_without_its_group_line_is_reported() {
+        let file = scenario(json!({"requests": [{"at_ms": 0, "id": "hb",
+            "heartbeat": {"member_id": "x", "generation_id": 1},
+            "expect": {"error": "NONE"}, "expect_group": {"state": "Dead"}}]}));
+        let response = json!({"type": "response", "request": "hb", "error": "NONE"});
+        assert_eq!(
+            check(&file, &[response.clone(), response]),
+            vec![
+                "step hb: 2 responses printed, expected one",
+                "step hb: expected a group line after it, none printed"
+            ]
+        );
+    }
+
+    #[test]
+    fn an_id_listed_in_an_earlier_response_is_not_new_but_one_seen_only_later_is() {
+        let file = scenario(json!({"requests": [
+            {"at_ms": 0, "id": "a", "heartbeat": {"member_id": "x", "generation_id": 1},
+             "expect": {"member_id": "new"}},
+            {"at_ms": 0, "id": "b", "heartbeat": {"member_id": "x", "generation_id": 1},
+             "expect": {"member_id": "new"}}]}));
+        let a = json!({"type": "response", "request": "a", "member_id": "m1",
+                       "members": [{"member_id": "m2"}]});
+        let b = json!({"type": "response", "request": "b", "member_id": "m2"});
+        assert_eq!(
+            check(&file, &[a.clone(), b.clone()]),
+            vec!["step b: member_id expected a new id, got \"m2\", already seen in an earlier response"]
+        );
+        assert!(
+            check(&file, &[b, a]).is_empty(),
+            "m2 is new where b comes first"
+        );
+    }
+
+    #[test]
+    fn no_leader_is_null_or_empty_but_never_a_member_id() {
+        let file = |leader: Value| {
+            scenario(json!({"requests": [{"at_ms": 0, "id": "j",
+                "heartbeat": {"member_id": "x", "generation_id": 1},
+                "expect": {"leader": leader}}]}))
+        };
+        let line = |leader: Value| json!({"type": "response", "request": "j", "leader": leader});
+        assert!(check(&file(json!(null)), &[line(json!(""))]).is_empty());
+        assert!(check(&file(json!("")), &[line(json!(null))]).is_empty());
+        assert_eq!(
+            check(&file(json!(null)), &[line(json!("m1"))]),
+            vec!["step j: leader expected null, got \"m1\""]
+        );
+        assert_eq!(
+            check(&file(json!("m1")), &[line(json!(""))]),
+            vec!["step j: leader expected \"m1\", got \"\""]
+        );
+    }
 }
