@@ -266,10 +266,13 @@ fn static_leader_rejoin_v9_gets_the_member_list_and_skip_assignment_but_v5_gets_
 #[test]
 fn heartbeat_answers_by_state_and_only_valid_ones_re_arm_the_session() {
     let (mut c, l1, _) = fx_s2();
-    c.handle_request(400, 5, heartbeat(&l1, 1, None));
-    c.handle_request(400, 6, heartbeat(&l1, 2, Some("leader")));
+    // S = 500. The valid heartbeat comes first, each rejected one later at its
+    // own instant, so re-arming on any of them would move L1's deadline past
+    // 700 (to 800, 900 or 950) and say which one did it.
+    c.handle_request(200, 5, heartbeat(&l1, 1, None));
+    c.handle_request(300, 6, heartbeat(&l1, 2, Some("leader")));
     c.handle_request(400, 7, heartbeat(&"nope".into(), 1, Some("leader")));
-    c.handle_request(400, 8, heartbeat(&l1, 1, Some("unknown")));
+    c.handle_request(450, 8, heartbeat(&l1, 1, Some("unknown")));
     let errors: Vec<ErrorCode> = responses(&mut c).iter().map(|(_, r)| r.error()).collect();
     let expected = [
         ErrorCode::None,
@@ -280,8 +283,51 @@ fn heartbeat_answers_by_state_and_only_valid_ones_re_arm_the_session() {
     assert_eq!(errors, expected);
     assert_eq!(
         c.timer(&TimerKey::Heartbeat(l1)).map(|t| t.deadline_ms),
-        Some(900)
+        Some(700),
+        "only the valid heartbeat at t=200 re-arms the session (200 + 500)"
     );
+}
+
+fn commit(member_id: &MemberId, generation_id: i32, iid: Option<&str>) -> Request {
+    Request::OffsetCommit(OffsetCommitRequest {
+        member_id: member_id.clone(),
+        generation_id,
+        group_instance_id: iid.map(GroupInstanceId::from),
+        offsets: vec![(TopicPartition::new("t", 1), 42)],
+        transactional: false,
+    })
+}
+
+#[test]
+fn rejected_heartbeats_and_commits_do_not_keep_a_member_alive() {
+    let (mut c, l1, f1) = fx_s2();
+    // Both sessions are due at 600. L1 keeps itself alive; F1 only sends
+    // requests the coordinator rejects, the last one just before its deadline.
+    c.handle_request(400, 5, heartbeat(&l1, 1, Some("leader")));
+    c.handle_request(500, 6, heartbeat(&f1, 2, Some("follower")));
+    c.handle_request(550, 7, commit(&f1, 2, Some("follower")));
+    c.handle_request(599, 8, commit(&f1, 1, Some("not-follower")));
+    let errors: Vec<ErrorCode> = responses(&mut c).iter().map(|(_, r)| r.error()).collect();
+    let expected = [
+        ErrorCode::None,
+        ErrorCode::IllegalGeneration,
+        ErrorCode::IllegalGeneration,
+        ErrorCode::UnknownMemberId,
+    ];
+    assert_eq!(errors, expected);
+    assert_eq!(
+        c.timer(&TimerKey::Heartbeat(f1.clone()))
+            .map(|t| t.deadline_ms),
+        Some(600)
+    );
+    c.handle_timeout(600);
+    let g = c.group().unwrap();
+    assert!(
+        !g.has(&f1),
+        "F1's session expired at 600 despite its requests"
+    );
+    assert!(g.has(&l1));
+    assert_eq!(g.state, GroupState::PreparingRebalance);
 }
 
 #[test]
