@@ -131,3 +131,32 @@ fn usage_errors_exit_two() {
         Some(2)
     );
 }
+
+#[test]
+fn an_unknown_flag_exits_two_and_names_the_flag() {
+    let out = cli(&[
+        "run",
+        &repo("static/scenarios/kip345-restart.json"),
+        "--bogus",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--bogus"), "{err}");
+}
+
+#[test]
+fn help_lists_the_subcommands_and_exits_zero() {
+    for flag in ["--help", "-h"] {
+        let out = cli(&[flag]);
+        assert_eq!(out.status.code(), Some(0), "{flag}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        for command in ["run", "check", "summary"] {
+            assert!(
+                text.contains(&format!("  {command} ")),
+                "{flag}: {command}: {text}"
+            );
+        }
+    }
+    assert_eq!(cli(&["--version"]).status.code(), Some(0));
+}

@@ -11,35 +11,67 @@ fn main() {}
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    std::process::exit(cli::main(&args));
+    std::process::exit(cli::main());
 }
 
 #[cfg(not(target_arch = "wasm32"))]
 mod cli {
+    use clap::{Parser, Subcommand};
     use groupscope::scenario::{self, check::check, ScenarioFile};
     use std::io::Write;
 
-    const USAGE: &str =
-        "usage:\n  groupscope run FILE [--seed N]\n  groupscope check FILE...\n  groupscope summary FILE...   (a table of simulation summaries)\n";
-
-    pub fn main(args: &[String]) -> i32 {
-        match args.first().map(String::as_str) {
-            Some("run") => run(&args[1..]),
-            Some("check") => check_files(&args[1..]),
-            Some("summary") => summary_table(&args[1..]),
-            Some("-h" | "--help" | "help") => {
-                print!("{USAGE}");
-                0
-            }
-            Some(other) => usage_error(&format!("unknown command {other:?}")),
-            None => usage_error("missing command"),
-        }
+    /// Runs or checks Kafka consumer-group scenario files.
+    #[derive(Parser)]
+    #[command(
+        name = "groupscope",
+        version,
+        arg_required_else_help = true,
+        after_help = "Exit codes: 0 ok, 1 an expectation failed, 2 bad input."
+    )]
+    struct Cli {
+        #[command(subcommand)]
+        command: Command,
     }
 
-    fn usage_error(message: &str) -> i32 {
-        eprintln!("groupscope: {message}\n{USAGE}");
-        2
+    #[derive(Subcommand)]
+    enum Command {
+        /// Runs a scenario file and prints its trace as NDJSON on stdout.
+        Run {
+            /// The scenario file (JSON).
+            #[arg(value_name = "FILE")]
+            file: String,
+            /// Overrides the scenario's seed (a non-negative integer).
+            #[arg(long, value_name = "N")]
+            seed: Option<u64>,
+        },
+        /// Runs each file and checks its "expect" blocks.
+        Check {
+            /// The scenario files (JSON).
+            #[arg(value_name = "FILE", required = true)]
+            files: Vec<String>,
+        },
+        /// Prints a Markdown table of each simulation scenario's summary.
+        Summary {
+            /// The simulation scenario files (JSON).
+            #[arg(value_name = "FILE", required = true)]
+            files: Vec<String>,
+        },
+    }
+
+    pub fn main() -> i32 {
+        let cli = match Cli::try_parse() {
+            Ok(cli) => cli,
+            Err(e) => {
+                // Help and version go to stdout and exit 0; usage errors go to stderr and exit 2.
+                let _ = e.print();
+                return e.exit_code();
+            }
+        };
+        match cli.command {
+            Command::Run { file, seed } => run(&file, seed),
+            Command::Check { files } => check_files(&files),
+            Command::Summary { files } => summary_table(&files),
+        }
     }
 
     fn load(path: &str) -> Result<ScenarioFile, String> {
@@ -48,28 +80,8 @@ mod cli {
         scenario::parse(&text).map_err(|e| format!("{path}: {e}"))
     }
 
-    fn run(args: &[String]) -> i32 {
-        let mut file = None;
-        let mut seed = None;
-        let mut i = 0;
-        while i < args.len() {
-            match args[i].as_str() {
-                "--seed" => {
-                    let Some(n) = args.get(i + 1).and_then(|s| s.parse::<u64>().ok()) else {
-                        return usage_error("--seed needs a non-negative integer");
-                    };
-                    seed = Some(n);
-                    i += 1;
-                }
-                f if file.is_none() && !f.starts_with("--") => file = Some(f.to_string()),
-                other => return usage_error(&format!("unexpected argument {other:?}")),
-            }
-            i += 1;
-        }
-        let Some(path) = file else {
-            return usage_error("run needs a FILE");
-        };
-        let scenario = match load(&path) {
+    fn run(path: &str, seed: Option<u64>) -> i32 {
+        let scenario = match load(path) {
             Ok(s) => s,
             Err(e) => {
                 eprintln!("groupscope: {e}");
@@ -92,9 +104,6 @@ mod cli {
 
     /// A Markdown table of each simulation scenario's summary line.
     fn summary_table(paths: &[String]) -> i32 {
-        if paths.is_empty() {
-            return usage_error("summary needs at least one FILE");
-        }
         say("| scenario | rebalances | generation | partitions moved | partition-unavailable ms | fenced |");
         say("|---|---:|---:|---:|---:|---|");
         for path in paths {
@@ -145,9 +154,6 @@ mod cli {
     }
 
     fn check_files(paths: &[String]) -> i32 {
-        if paths.is_empty() {
-            return usage_error("check needs at least one FILE");
-        }
         let (mut passed, mut failed, mut bad) = (0, 0, 0);
         for path in paths {
             let scenario = match load(path) {
