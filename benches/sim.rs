@@ -3,7 +3,7 @@
 //! Prints figures; asserts nothing about time.
 
 use groupscope::scenario;
-use groupscope::sim::scenario::world_of;
+use groupscope::scenario::world_of;
 use serde_json::json;
 use std::time::Instant;
 
@@ -39,7 +39,7 @@ fn main() {
     for is_static in [true, false] {
         let file = big_scenario(is_static);
         let mut world = world_of(&file, 1).unwrap();
-        world.tracing = false;
+        world.set_tracing(false);
         let start = Instant::now();
         let mut steps = 0u64;
         let mut snapshot_ns = 0u128;
@@ -59,8 +59,8 @@ fn main() {
             total.as_secs_f64() * 1000.0,
             total.as_secs_f64() * 1e6 / steps.max(1) as f64,
             snapshot_ns as f64 / snapshots as f64 / 1000.0,
-            world.metrics.rebalances,
-            world.metrics.partition_moves,
+            world.metrics().rebalances,
+            world.metrics().partition_moves,
         );
     }
 }

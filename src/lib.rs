@@ -15,6 +15,8 @@
 
 pub mod assignor;
 pub mod coordinator;
+pub mod ids;
+pub mod narrate;
 pub mod scenario;
 pub mod sim;
 

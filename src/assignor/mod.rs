@@ -26,7 +26,7 @@ mod range;
 mod round_robin;
 pub mod sticky;
 
-use crate::coordinator::{GroupInstanceId, MemberId, TopicPartition};
+use crate::ids::{GroupInstanceId, MemberId, TopicPartition};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -9,7 +9,7 @@
 
 use super::ordering::sort_refs;
 use super::{empty_assignment, sort_lists, subscribed_partitions, MemberOrdering, Subscription};
-use crate::coordinator::{MemberId, TopicPartition};
+use crate::ids::{MemberId, TopicPartition};
 use std::collections::BTreeMap;
 
 /// Range-assigns every subscribed topic that has metadata; see [`super::assign`].

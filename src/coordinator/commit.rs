@@ -21,6 +21,9 @@ impl Coordinator {
             self.create_group();
         }
         let (error, rule) = self.check_commit(&req);
+        let iid = req.group_instance_id.as_ref();
+        let api = Request::OffsetCommit(req.clone()).api();
+        self.note_if_fenced(error, &req.member_id, iid, api);
         if error.is_none() {
             if matches!(
                 self.g().state,

@@ -20,10 +20,7 @@ impl Coordinator {
                 },
             ) => self.expire_initial_join(delay_ms, remaining_ms),
             (TimerKey::Join, _) => {
-                self.note(
-                    Rule::RebalanceTimeout,
-                    "The rebalance timeout expired: the join phase ends now.".into(),
-                );
+                self.event(Event::RebalanceTimeoutExpired, Rule::RebalanceTimeout);
                 self.complete_join(Rule::RebalanceTimeout);
             }
             (TimerKey::Sync, TimerData::Sync { generation_id }) => {
@@ -43,18 +40,17 @@ impl Coordinator {
             return;
         };
         if m.is_new {
-            let why = format!(
-                "it did not complete its first join within {NEW_MEMBER_JOIN_TIMEOUT_MS} ms (NewMemberJoinTimeoutMs)"
-            );
-            self.remove_member_and_update_group(member_id, Rule::NewMemberJoinTimeout, &why);
+            let cause = RemovalCause::NewMemberJoinTimeout {
+                timeout_ms: NEW_MEMBER_JOIN_TIMEOUT_MS,
+            };
+            self.remove_member_and_update_group(member_id, Rule::NewMemberJoinTimeout, cause);
         } else if m.awaiting_join.is_some() || m.awaiting_sync.is_some() {
             // Parked members satisfy the heartbeat expectation (MemberMetadata.hasSatisfiedHeartbeat).
         } else {
-            let why = format!(
-                "no heartbeat within session.timeout.ms = {} ms",
-                m.session_timeout_ms
-            );
-            self.remove_member_and_update_group(member_id, Rule::SessionExpired, &why);
+            let cause = RemovalCause::SessionExpired {
+                session_timeout_ms: m.session_timeout_ms,
+            };
+            self.remove_member_and_update_group(member_id, Rule::SessionExpired, cause);
         }
     }
 
@@ -64,15 +60,11 @@ impl Coordinator {
             return;
         }
         self.g_mut().remove(member_id);
-        let text =
-            format!("Pending member id {member_id} was never used to join and expired (KIP-394).");
-        self.event(
-            EventKind::PendingMemberRemoved {
-                member_id: member_id.clone(),
-            },
-            Rule::PendingMemberExpired,
-            text,
-        );
+        let event = Event::PendingMemberRemoved {
+            member_id: member_id.clone(),
+            cause: PendingRemoval::Expired,
+        };
+        self.event(event, Rule::PendingMemberExpired);
         self.try_complete_join();
     }
 
@@ -93,15 +85,13 @@ impl Coordinator {
             let now = self.now_ms;
             self.timers
                 .schedule(TimerKey::Join, now, now + next_delay, data);
-            let text = format!(
-                "New members arrived during the initial delay: waiting {next_delay} ms more ({next_remaining} ms of extension left)."
-            );
-            self.note(Rule::InitialDelayExtended, text);
+            let event = Event::InitialDelayExtended {
+                delay_ms: next_delay,
+                remaining_ms: next_remaining,
+            };
+            self.event(event, Rule::InitialDelayExtended);
         } else {
-            self.note(
-                Rule::InitialDelay,
-                "The initial rebalance delay is over: the join phase ends.".into(),
-            );
+            self.event(Event::InitialDelayOver, Rule::InitialDelay);
             self.complete_join(Rule::JoinComplete);
         }
     }
@@ -122,14 +112,11 @@ impl Coordinator {
             self.remove_member(
                 member_id,
                 Rule::PendingSyncExpired,
-                "it sent no SyncGroup within the rebalance timeout",
+                RemovalCause::SyncMissed,
             );
         }
-        let names: Vec<&str> = late.iter().map(|m| m.as_str()).collect();
-        self.prepare_rebalance(
-            Rule::PendingSyncExpired,
-            format!("Rebalance: {} did not sync in time.", names.join(", ")),
-        );
+        let cause = RebalanceCause::SyncMissed { member_ids: late };
+        self.prepare_rebalance(Rule::PendingSyncExpired, cause);
     }
 
     /// `onCompleteJoin` (GC L1535): drops dynamic members that did not
@@ -147,18 +134,15 @@ impl Coordinator {
             .map(|m| m.member_id.clone())
             .collect();
         for member_id in &not_rejoined {
-            self.remove_member(
-                member_id,
-                Rule::RebalanceTimeout,
-                "a dynamic member that did not rejoin in time",
-            );
+            self.remove_member(member_id, Rule::RebalanceTimeout, RemovalCause::NotRejoined);
         }
         let leader_before = self.g().leader_id.clone();
         if !self.g_mut().maybe_elect_new_joined_leader() && !self.g().members.is_empty() {
             self.schedule_delayed_join();
-            let group_r = self.g().rebalance_timeout_ms();
-            let text = format!("Nobody has rejoined: the join phase waits another {group_r} ms.");
-            self.note(Rule::RebalanceTimeoutNobodyRejoined, text);
+            let event = Event::RebalanceTimeoutRearmed {
+                timeout_ms: self.g().rebalance_timeout_ms(),
+            };
+            self.event(event, Rule::RebalanceTimeoutNobodyRejoined);
             return;
         }
         self.leader_changed_event(leader_before);
@@ -180,18 +164,11 @@ impl Coordinator {
         };
         g.pending_sync_members.clear();
         let protocol_name = g.protocol_name.clone();
-        let text = match &protocol_name {
-            Some(p) => format!("Generation {generation_id} begins with protocol {p}."),
-            None => format!("Generation {generation_id} begins with no members."),
+        let event = Event::GenerationStarted {
+            generation_id,
+            protocol_name,
         };
-        self.event(
-            EventKind::GenerationStarted {
-                generation_id,
-                protocol_name,
-            },
-            rule,
-            text,
-        );
+        self.event(event, rule);
         if has_members {
             self.transition(GroupState::CompletingRebalance, rule);
         } else {

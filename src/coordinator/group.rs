@@ -5,9 +5,9 @@
 //! `HashMap` iteration (new leader, promoted leader, vote ties, the leader's
 //! member list), GroupScope uses "first in insertion order" (spec §9).
 
-use super::ids::{GroupInstanceId, MemberId, TopicPartition};
 use super::messages::{JoinGroupMember, Protocol, RequestId};
 use super::state::GroupState;
+use crate::ids::{GroupInstanceId, MemberId, TopicPartition};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A parked JoinGroup: the request to answer when the join phase completes.

@@ -7,6 +7,8 @@ impl Coordinator {
     /// session timer; in CompletingRebalance it answers NONE (since 2.7.0).
     pub(super) fn heartbeat(&mut self, rid: RequestId, req: HeartbeatRequest) {
         let (error, rule) = self.check_heartbeat(&req);
+        let iid = req.group_instance_id.as_ref();
+        self.note_if_fenced(error, &req.member_id, iid, Api::Heartbeat);
         if matches!(error, ErrorCode::None | ErrorCode::RebalanceInProgress)
             && !matches!(rule, Rule::HeartbeatEmptyGroup)
         {

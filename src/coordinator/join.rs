@@ -32,7 +32,11 @@ impl Coordinator {
         }
         if !self.accept_joining_member(&req.member_id) {
             // GC L135: an existing, not-yet-rejoined member over capacity is evicted.
-            self.remove_member(&req.member_id, Rule::GroupMaxSize, "group.max.size reached");
+            self.remove_member(
+                &req.member_id,
+                Rule::GroupMaxSize,
+                RemovalCause::GroupMaxSize,
+            );
             self.join_error(
                 rid,
                 MemberId::default(),
@@ -119,17 +123,10 @@ impl Coordinator {
                 now + req.session_timeout_ms,
                 TimerData::PendingMember,
             );
-            let text = format!(
-                "{} is pending until it joins again with its new member id (KIP-394).",
-                new_id
-            );
-            self.event(
-                EventKind::PendingMemberAdded {
-                    member_id: new_id.clone(),
-                },
-                Rule::MemberIdRequired,
-                text,
-            );
+            let event = Event::PendingMemberAdded {
+                member_id: new_id.clone(),
+            };
+            self.event(event, Rule::MemberIdRequired);
             self.join_error(
                 rid,
                 new_id,
@@ -177,6 +174,8 @@ impl Coordinator {
         if let Err((error, rule)) =
             self.validate_current_member(&member_id, req.group_instance_id.as_ref())
         {
+            let iid = req.group_instance_id.as_ref();
+            self.note_if_fenced(error, &member_id, iid, Api::JoinGroup);
             return self.join_error(rid, member_id, error, rule);
         }
         let (is_leader, matches) = {
@@ -189,10 +188,7 @@ impl Coordinator {
         match self.state() {
             GroupState::PreparingRebalance => {
                 self.update_member(rid, &req);
-                self.note(
-                    Rule::JoinParked,
-                    format!("{member_id} rejoined; it waits for the join phase to complete."),
-                );
+                self.event(Event::JoinParked { member_id }, Rule::JoinParked);
             }
             GroupState::CompletingRebalance if matches => {
                 let response = self.current_generation_response(&member_id, is_leader, false);
@@ -261,11 +257,12 @@ impl Coordinator {
 
     fn update_member_and_rebalance(&mut self, rid: RequestId, req: &JoinGroupRequest, rule: Rule) {
         self.update_member(rid, req);
-        let why = match rule {
-            Rule::LeaderRejoinStable => format!("the leader {} rejoined", req.member_id),
-            _ => format!("{} rejoined with changed metadata", req.member_id),
+        let member_id = req.member_id.clone();
+        let cause = match rule {
+            Rule::LeaderRejoinStable => RebalanceCause::LeaderRejoined { member_id },
+            _ => RebalanceCause::MetadataChanged { member_id },
         };
-        self.maybe_prepare_rebalance(rule, format!("Rebalance: {why}."));
+        self.maybe_prepare_rebalance(rule, cause);
     }
 
     /// `addMemberAndRebalance` (GC L1312): the new member waits in the join
@@ -304,13 +301,12 @@ impl Coordinator {
             now + NEW_MEMBER_JOIN_TIMEOUT_MS,
             TimerData::NewMember,
         );
-        let who = describe_member(&member_id, req.group_instance_id.as_ref());
-        let kind = EventKind::MemberAdded {
+        let event = Event::MemberAdded {
             member_id: member_id.clone(),
             group_instance_id: req.group_instance_id,
         };
-        self.event(kind, rule, format!("{who} joins the group."));
-        self.maybe_prepare_rebalance(rule, format!("Rebalance: new member {member_id} joined."));
+        self.event(event, rule);
+        self.maybe_prepare_rebalance(rule, RebalanceCause::MemberJoined { member_id });
     }
 
     /// `updateStaticMemberAndRebalance` (GC L1345, spec §3.1.2): a known
@@ -335,26 +331,32 @@ impl Coordinator {
             GroupState::Stable => {
                 let selected = self.g().select_protocol();
                 if selected.is_some() && selected == self.g().protocol_name {
-                    self.answer_static_rejoin_in_stable(rid, &new_id, current_leader, req.version);
+                    self.answer_static_rejoin_in_stable(
+                        rid,
+                        &iid,
+                        &new_id,
+                        current_leader,
+                        req.version,
+                    );
                 } else {
-                    let why = format!(
-                        "static member {iid} rejoined and the selected protocol would change"
-                    );
-                    self.maybe_prepare_rebalance(
-                        Rule::StaticReplaceProtocolChange,
-                        format!("Rebalance: {why}."),
-                    );
+                    let cause = RebalanceCause::StaticProtocolChange {
+                        group_instance_id: iid,
+                    };
+                    self.maybe_prepare_rebalance(Rule::StaticReplaceProtocolChange, cause);
                 }
             }
             GroupState::CompletingRebalance => {
-                let why = format!(
-                    "static member {iid} was replaced during CompletingRebalance; the leader's plan may name the old id (KAFKA-9801)"
-                );
-                self.prepare_rebalance(Rule::StaticReplaceCompleting, format!("Rebalance: {why}."));
+                let cause = RebalanceCause::StaticReplacedWhileCompleting {
+                    group_instance_id: iid,
+                };
+                self.prepare_rebalance(Rule::StaticReplaceCompleting, cause);
             }
             GroupState::PreparingRebalance => {
-                let text = format!("{new_id} takes {old_id}'s place in the join phase.");
-                self.note(Rule::StaticReplacePreparing, text);
+                let event = Event::StaticMemberTookPlace {
+                    member_id: new_id,
+                    old_member_id: old_id,
+                };
+                self.event(event, Rule::StaticReplacePreparing);
             }
             GroupState::Empty | GroupState::Dead => {
                 debug_assert!(false, "static member replaced in {}", self.state());
@@ -367,6 +369,7 @@ impl Coordinator {
     fn answer_static_rejoin_in_stable(
         &mut self,
         rid: RequestId,
+        iid: &GroupInstanceId,
         new_id: &MemberId,
         current_leader: MemberId,
         version: i16,
@@ -385,11 +388,12 @@ impl Coordinator {
                 ..self.current_generation_response(new_id, false, false)
             }
         };
-        let text = format!(
-            "{new_id} keeps its partitions at generation {}: no rebalance (KIP-345).",
-            self.g().generation_id
-        );
-        self.note(Rule::StaticReplaceStable, text);
+        let event = Event::StaticMemberKept {
+            member_id: new_id.clone(),
+            group_instance_id: iid.clone(),
+            generation_id: self.g().generation_id,
+        };
+        self.event(event, Rule::StaticReplaceStable);
         self.respond(
             rid,
             Response::JoinGroup(response),
@@ -420,6 +424,7 @@ impl Coordinator {
         g.static_members.insert(iid.clone(), new_id.clone());
         self.cancel_heartbeat(old_id);
         if let Some(parked) = parked_join {
+            self.fenced_event(old_id, iid, Api::JoinGroup);
             let response = JoinGroupResponse::error(old_id.clone(), ErrorCode::FencedInstanceId);
             self.respond(
                 parked.request,
@@ -428,20 +433,20 @@ impl Coordinator {
             );
         }
         if let Some(request) = parked_sync {
+            self.fenced_event(old_id, iid, Api::SyncGroup);
             let response = SyncGroupResponse::error(ErrorCode::FencedInstanceId);
             self.respond(request, Response::SyncGroup(response), Rule::FencedParked);
         }
-        let kind = EventKind::StaticMemberReplaced {
+        let event = Event::MemberReplaced {
             group_instance_id: iid.clone(),
             old_member_id: old_id.clone(),
-            new_member_id: new_id.clone(),
+            member_id: new_id.clone(),
         };
-        let text = format!("group.instance.id={iid} rejoined with an unknown member id: {old_id} is replaced by {new_id}; the old id is fenced.");
         let rule = match self.state() {
             GroupState::CompletingRebalance => Rule::StaticReplaceCompleting,
             GroupState::PreparingRebalance => Rule::StaticReplacePreparing,
             _ => Rule::StaticReplaceStable,
         };
-        self.event(kind, rule, text);
+        self.event(event, rule);
     }
 }

@@ -51,11 +51,8 @@ impl Coordinator {
                 .cloned();
             return match current {
                 Some(current) => {
-                    let iid = identity.group_instance_id.clone().unwrap_or_default();
-                    let why = format!(
-                        "removed by group.instance.id={iid} (LeaveGroup with no member id)"
-                    );
-                    self.remove_member_and_update_group(&current, Rule::LeaveByInstanceId, &why);
+                    let cause = RemovalCause::RemovedByInstanceId;
+                    self.remove_member_and_update_group(&current, Rule::LeaveByInstanceId, cause);
                     (ErrorCode::None, Rule::LeaveByInstanceId)
                 }
                 None => (ErrorCode::UnknownMemberId, Rule::UnknownMember),
@@ -65,22 +62,20 @@ impl Coordinator {
             self.g_mut().remove(member_id);
             self.timers
                 .cancel(&TimerKey::PendingMember(member_id.clone()));
-            let text = format!("Pending member id {member_id} left before joining.");
-            self.event(
-                EventKind::PendingMemberRemoved {
-                    member_id: member_id.clone(),
-                },
-                Rule::LeavePending,
-                text,
-            );
+            let event = Event::PendingMemberRemoved {
+                member_id: member_id.clone(),
+                cause: PendingRemoval::Left,
+            };
+            self.event(event, Rule::LeavePending);
             self.try_complete_join();
             return (ErrorCode::None, Rule::LeavePending);
         }
-        if let Err(e) = self.validate_current_member(member_id, identity.group_instance_id.as_ref())
-        {
-            return e;
+        let iid = identity.group_instance_id.as_ref();
+        if let Err((error, rule)) = self.validate_current_member(member_id, iid) {
+            self.note_if_fenced(error, member_id, iid, Api::LeaveGroup);
+            return (error, rule);
         }
-        self.remove_member_and_update_group(member_id, Rule::LeaveMember, "it sent LeaveGroup");
+        self.remove_member_and_update_group(member_id, Rule::LeaveMember, RemovalCause::LeftGroup);
         (ErrorCode::None, Rule::LeaveMember)
     }
 }

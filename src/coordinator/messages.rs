@@ -2,8 +2,8 @@
 //! field names of Kafka's messages (`clients/src/main/resources/common/message`).
 
 use super::error::ErrorCode;
-use super::ids::{GroupInstanceId, MemberId, TopicPartition};
 use super::state::GroupState;
+use crate::ids::{GroupInstanceId, MemberId, TopicPartition};
 use std::collections::BTreeMap;
 
 /// The caller's handle for a request; the response that answers it carries it
@@ -86,6 +86,57 @@ pub struct OffsetCommitRequest {
     pub transactional: bool,
 }
 
+/// A Kafka protocol API the coordinator answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Api {
+    JoinGroup,
+    SyncGroup,
+    Heartbeat,
+    LeaveGroup,
+    OffsetCommit,
+    TxnOffsetCommit,
+    DescribeGroups,
+}
+
+impl Api {
+    /// Kafka's name of the API (`JoinGroup`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            Api::JoinGroup => "JoinGroup",
+            Api::SyncGroup => "SyncGroup",
+            Api::Heartbeat => "Heartbeat",
+            Api::LeaveGroup => "LeaveGroup",
+            Api::OffsetCommit => "OffsetCommit",
+            Api::TxnOffsetCommit => "TxnOffsetCommit",
+            Api::DescribeGroups => "DescribeGroups",
+        }
+    }
+
+    /// The short word a simulated request is keyed by (`A/join#3`).
+    pub fn short(self) -> &'static str {
+        match self {
+            Api::JoinGroup => "join",
+            Api::SyncGroup => "sync",
+            Api::Heartbeat => "heartbeat",
+            Api::LeaveGroup => "leave",
+            Api::OffsetCommit | Api::TxnOffsetCommit => "commit",
+            Api::DescribeGroups => "describe",
+        }
+    }
+}
+
+impl std::fmt::Display for Api {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl serde::Serialize for Api {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
 /// A request to the coordinator for its one group.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Request {
@@ -99,15 +150,15 @@ pub enum Request {
 
 impl Request {
     /// Kafka's API name (`JoinGroup`, …).
-    pub fn api(&self) -> &'static str {
+    pub fn api(&self) -> Api {
         match self {
-            Request::JoinGroup(_) => "JoinGroup",
-            Request::SyncGroup(_) => "SyncGroup",
-            Request::Heartbeat(_) => "Heartbeat",
-            Request::LeaveGroup(_) => "LeaveGroup",
-            Request::OffsetCommit(r) if r.transactional => "TxnOffsetCommit",
-            Request::OffsetCommit(_) => "OffsetCommit",
-            Request::DescribeGroup => "DescribeGroups",
+            Request::JoinGroup(_) => Api::JoinGroup,
+            Request::SyncGroup(_) => Api::SyncGroup,
+            Request::Heartbeat(_) => Api::Heartbeat,
+            Request::LeaveGroup(_) => Api::LeaveGroup,
+            Request::OffsetCommit(r) if r.transactional => Api::TxnOffsetCommit,
+            Request::OffsetCommit(_) => Api::OffsetCommit,
+            Request::DescribeGroup => Api::DescribeGroups,
         }
     }
 }
@@ -231,14 +282,14 @@ impl Response {
     }
 
     /// Kafka's API name (`JoinGroup`, …).
-    pub fn api(&self) -> &'static str {
+    pub fn api(&self) -> Api {
         match self {
-            Response::JoinGroup(_) => "JoinGroup",
-            Response::SyncGroup(_) => "SyncGroup",
-            Response::Heartbeat { .. } => "Heartbeat",
-            Response::LeaveGroup(_) => "LeaveGroup",
-            Response::OffsetCommit { .. } => "OffsetCommit",
-            Response::DescribeGroup(_) => "DescribeGroups",
+            Response::JoinGroup(_) => Api::JoinGroup,
+            Response::SyncGroup(_) => Api::SyncGroup,
+            Response::Heartbeat { .. } => Api::Heartbeat,
+            Response::LeaveGroup(_) => Api::LeaveGroup,
+            Response::OffsetCommit { .. } => Api::OffsetCommit,
+            Response::DescribeGroup(_) => Api::DescribeGroups,
         }
     }
 }

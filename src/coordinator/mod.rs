@@ -18,10 +18,10 @@
 mod commit;
 mod describe;
 pub mod error;
+pub mod event;
 mod expire;
 pub mod group;
 mod heartbeat;
-pub mod ids;
 mod join;
 mod leave;
 pub mod messages;
@@ -30,9 +30,10 @@ pub mod state;
 mod sync;
 pub mod timers;
 
+pub use crate::ids::{GroupInstanceId, MemberId, TopicPartition};
 pub use error::ErrorCode;
+pub use event::{Event, PendingRemoval, RebalanceCause, RemovalCause};
 pub use group::{Group, Member};
-pub use ids::{GroupInstanceId, MemberId, TopicPartition};
 pub use messages::*;
 pub use rule::Rule;
 pub use state::GroupState;
@@ -72,52 +73,6 @@ impl Default for CoordinatorConfig {
     }
 }
 
-/// Something that happened inside the coordinator, for logs and the UI.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EventKind {
-    GroupCreated,
-    StateChanged {
-        from: GroupState,
-        to: GroupState,
-    },
-    MemberAdded {
-        member_id: MemberId,
-        group_instance_id: Option<GroupInstanceId>,
-    },
-    MemberRemoved {
-        member_id: MemberId,
-        group_instance_id: Option<GroupInstanceId>,
-    },
-    StaticMemberReplaced {
-        group_instance_id: GroupInstanceId,
-        old_member_id: MemberId,
-        new_member_id: MemberId,
-    },
-    PendingMemberAdded {
-        member_id: MemberId,
-    },
-    PendingMemberRemoved {
-        member_id: MemberId,
-    },
-    LeaderChanged {
-        from: Option<MemberId>,
-        to: Option<MemberId>,
-    },
-    GenerationStarted {
-        generation_id: i32,
-        protocol_name: Option<String>,
-    },
-    AssignmentStored {
-        generation_id: i32,
-    },
-    TimerFired {
-        key: TimerKey,
-    },
-    /// An explanation with no state change of its own (a join parked, an
-    /// initial delay extended, …).
-    Note,
-}
-
 /// What the coordinator hands out: a response to send, or an event to show.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Output {
@@ -129,9 +84,8 @@ pub enum Output {
     },
     Event {
         at_ms: u64,
-        kind: EventKind,
+        event: Event,
         rule: Rule,
-        text: String,
     },
 }
 
@@ -232,8 +186,7 @@ impl Coordinator {
     pub fn force_rebalance(&mut self, now_ms: u64) {
         self.handle_timeout(now_ms);
         if self.group.is_some() {
-            let why = "Rebalance forced by an operator: the KIP-345 draft proposed an admin invokeConsumerRebalance; Kafka never shipped it.";
-            self.maybe_prepare_rebalance(Rule::ForcedRebalance, why.to_string());
+            self.maybe_prepare_rebalance(Rule::ForcedRebalance, RebalanceCause::Forced);
         }
     }
 
@@ -259,17 +212,12 @@ impl Coordinator {
         });
     }
 
-    fn event(&mut self, kind: EventKind, rule: Rule, text: String) {
+    fn event(&mut self, event: Event, rule: Rule) {
         self.outbox.push_back(Output::Event {
             at_ms: self.now_ms,
-            kind,
+            event,
             rule,
-            text,
         });
-    }
-
-    fn note(&mut self, rule: Rule, text: String) {
-        self.event(EventKind::Note, rule, text);
     }
 
     // ---- group access -------------------------------------------------------
@@ -289,11 +237,8 @@ impl Coordinator {
 
     fn create_group(&mut self) {
         self.group = Some(Group::new(&self.config.group_id));
-        let text = format!(
-            "Group {} created (Empty, generation 0).",
-            self.config.group_id
-        );
-        self.event(EventKind::GroupCreated, Rule::GroupCreated, text);
+        let group_id = self.config.group_id.clone();
+        self.event(Event::GroupCreated { group_id }, Rule::GroupCreated);
     }
 
     /// `transitionTo` with Kafka's assertion (GM `assertValidTransition`).
@@ -305,28 +250,17 @@ impl Coordinator {
             self.illegal_transitions.push(msg);
         }
         self.g_mut().state = to;
-        let text = format!("{from} → {to}: {}.", rule.summary());
-        self.event(EventKind::StateChanged { from, to }, rule, text);
+        self.event(Event::StateChanged { from, to }, rule);
     }
 
     /// `generateMemberId` (GM L413): `<instance id or client id>-<uuid v4>`,
     /// the uuid drawn from the seeded RNG.
     fn generate_member_id(&mut self, client_id: &str, iid: Option<&GroupInstanceId>) -> MemberId {
-        let mut b = [0u8; 16];
-        self.rng.fill_bytes(&mut b);
-        b[6] = (b[6] & 0x0f) | 0x40;
-        b[8] = (b[8] & 0x3f) | 0x80;
-        let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
-        let uuid = format!(
-            "{}-{}-{}-{}-{}",
-            &hex[0..8],
-            &hex[8..12],
-            &hex[12..16],
-            &hex[16..20],
-            &hex[20..32]
-        );
+        let mut bytes = [0u8; 16];
+        self.rng.fill_bytes(&mut bytes);
+        let uuid = uuid::Builder::from_random_bytes(bytes).into_uuid();
         let prefix = iid.map_or(client_id, |i| i.as_str());
-        MemberId(format!("{prefix}-{uuid}"))
+        MemberId(format!("{prefix}-{}", uuid.hyphenated()))
     }
 
     // ---- timers ---------------------------------------------------------------
@@ -383,15 +317,40 @@ impl Coordinator {
         Ok(())
     }
 
-    fn maybe_prepare_rebalance(&mut self, rule: Rule, why: String) {
+    /// After a request of `api` was judged: a FENCED_INSTANCE_ID answer
+    /// also leaves an [`Event::MemberFenced`] for the log.
+    fn note_if_fenced(
+        &mut self,
+        error: ErrorCode,
+        member_id: &MemberId,
+        iid: Option<&GroupInstanceId>,
+        api: Api,
+    ) {
+        if let (ErrorCode::FencedInstanceId, Some(iid)) = (error, iid) {
+            self.fenced_event(member_id, iid, api);
+        }
+    }
+
+    fn fenced_event(&mut self, member_id: &MemberId, iid: &GroupInstanceId, api: Api) {
+        let current_member_id = self.g().static_member_id(iid).cloned();
+        let event = Event::MemberFenced {
+            member_id: member_id.clone(),
+            group_instance_id: iid.clone(),
+            current_member_id,
+            api,
+        };
+        self.event(event, Rule::Fenced);
+    }
+
+    fn maybe_prepare_rebalance(&mut self, rule: Rule, cause: RebalanceCause) {
         if self.g().state.can_rebalance() {
-            self.prepare_rebalance(rule, why);
+            self.prepare_rebalance(rule, cause);
         }
     }
 
     /// `prepareRebalance` (GC L1478): interrupts a sync phase, arms the
     /// (initial) delayed join and opens the join phase.
-    fn prepare_rebalance(&mut self, rule: Rule, why: String) {
+    fn prepare_rebalance(&mut self, rule: Rule, cause: RebalanceCause) {
         if self.g().state == GroupState::CompletingRebalance {
             self.reset_and_propagate_assignment_error(
                 ErrorCode::RebalanceInProgress,
@@ -415,17 +374,16 @@ impl Coordinator {
         } else {
             self.schedule_delayed_join();
         }
-        self.note(rule, why);
+        self.event(Event::RebalancePrepared { cause }, rule);
         self.transition(GroupState::PreparingRebalance, Rule::RebalancePrepared);
         if was_empty {
-            let text = format!(
-                "Initial rebalance delay: the join phase waits {} ms (group.initial.rebalance.delay.ms) for more members.",
-                self.config.initial_rebalance_delay_ms
-            );
-            self.note(Rule::InitialDelay, text);
+            let delay_ms = self.config.initial_rebalance_delay_ms;
+            self.event(Event::InitialDelayStarted { delay_ms }, Rule::InitialDelay);
         } else {
-            let text = format!("The join phase lasts at most {group_r} ms (the members' largest rebalance timeout).");
-            self.note(Rule::RebalancePrepared, text);
+            let event = Event::JoinPhaseOpened {
+                timeout_ms: group_r,
+            };
+            self.event(event, Rule::RebalancePrepared);
             self.try_complete_join();
         }
     }
@@ -467,7 +425,12 @@ impl Coordinator {
     }
 
     /// `removeMemberAndUpdateGroup` (GC L1505), used by LeaveGroup and expiry.
-    fn remove_member_and_update_group(&mut self, member_id: &MemberId, rule: Rule, why: &str) {
+    fn remove_member_and_update_group(
+        &mut self,
+        member_id: &MemberId,
+        rule: Rule,
+        cause: RemovalCause,
+    ) {
         if let Some(parked) = self
             .g_mut()
             .get_mut(member_id)
@@ -477,10 +440,15 @@ impl Coordinator {
                 JoinGroupResponse::error(MemberId::default(), ErrorCode::UnknownMemberId);
             self.respond(parked.request, Response::JoinGroup(response), rule);
         }
-        self.remove_member(member_id, rule, why);
+        let group_instance_id = self.remove_member(member_id, rule, cause);
         match self.g().state {
             GroupState::Stable | GroupState::CompletingRebalance => {
-                self.maybe_prepare_rebalance(rule, format!("Rebalance: {why}."));
+                let cause = RebalanceCause::MemberRemoved {
+                    member_id: member_id.clone(),
+                    group_instance_id,
+                    cause,
+                };
+                self.maybe_prepare_rebalance(rule, cause);
             }
             GroupState::PreparingRebalance => self.try_complete_join(),
             GroupState::Empty | GroupState::Dead => {}
@@ -488,45 +456,35 @@ impl Coordinator {
     }
 
     /// `group.remove` plus the session timer, with events for the log.
-    fn remove_member(&mut self, member_id: &MemberId, rule: Rule, why: &str) {
+    /// Returns the removed member's instance id.
+    fn remove_member(
+        &mut self,
+        member_id: &MemberId,
+        rule: Rule,
+        cause: RemovalCause,
+    ) -> Option<GroupInstanceId> {
         let leader_before = self.g().leader_id.clone();
-        let Some(m) = self.g_mut().remove(member_id) else {
-            return;
-        };
+        let m = self.g_mut().remove(member_id)?;
         self.cancel_heartbeat(member_id);
-        let who = describe_member(&m.member_id, m.group_instance_id.as_ref());
-        let kind = EventKind::MemberRemoved {
+        let event = Event::MemberRemoved {
             member_id: m.member_id,
-            group_instance_id: m.group_instance_id,
+            group_instance_id: m.group_instance_id.clone(),
+            cause,
         };
-        self.event(kind, rule, format!("{who} removed: {why}."));
+        self.event(event, rule);
         self.leader_changed_event(leader_before);
+        m.group_instance_id
     }
 
     fn leader_changed_event(&mut self, before: Option<MemberId>) {
         let after = self.g().leader_id.clone();
         if after != before {
-            let text = match &after {
-                Some(l) => format!("The leader is now {l} (Kafka picks an arbitrary member here; GroupScope takes the first)."),
-                None => "The group has no leader.".to_string(),
+            let event = Event::LeaderChanged {
+                from: before,
+                to: after,
             };
-            self.event(
-                EventKind::LeaderChanged {
-                    from: before,
-                    to: after,
-                },
-                Rule::LeaderChanged,
-                text,
-            );
+            self.event(event, Rule::LeaderChanged);
         }
-    }
-}
-
-/// `member-id (instance iid)` for log lines.
-fn describe_member(member_id: &MemberId, iid: Option<&GroupInstanceId>) -> String {
-    match iid {
-        Some(i) => format!("Static member {member_id} (group.instance.id={i})"),
-        None => format!("Member {member_id}"),
     }
 }
 

@@ -6,6 +6,8 @@ impl Coordinator {
     /// `handleSyncGroup` / `doSyncGroup` (GC L508-647).
     pub(super) fn sync_group(&mut self, rid: RequestId, req: SyncGroupRequest) {
         if let Err((error, rule)) = self.check_sync(&req) {
+            let iid = req.group_instance_id.as_ref();
+            self.note_if_fenced(error, &req.member_id, iid, Api::SyncGroup);
             return self.respond(
                 rid,
                 Response::SyncGroup(SyncGroupResponse::error(error)),
@@ -30,10 +32,7 @@ impl Coordinator {
                 if self.g().is_leader(&member_id) {
                     self.store_leader_assignment(req.assignments);
                 } else {
-                    self.note(
-                        Rule::SyncParked,
-                        format!("{member_id} waits for the leader's assignment."),
-                    );
+                    self.event(Event::SyncParked { member_id }, Rule::SyncParked);
                 }
             }
             GroupState::Stable => {
@@ -112,12 +111,8 @@ impl Coordinator {
                 .unwrap_or_default();
         }
         let generation_id = g.generation_id;
-        let text = format!("The leader's assignment for generation {generation_id} is stored.");
-        self.event(
-            EventKind::AssignmentStored { generation_id },
-            Rule::AssignmentStored,
-            text,
-        );
+        let event = Event::AssignmentStored { generation_id };
+        self.event(event, Rule::AssignmentStored);
         self.propagate_assignment();
         self.transition(GroupState::Stable, Rule::AssignmentStored);
     }

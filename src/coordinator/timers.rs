@@ -2,7 +2,7 @@
 //! replaces its deadline. Due timers fire in (deadline, arm order) — Kafka
 //! gives no order for ties; this is the simulator's rule (spec §5.6).
 
-use super::ids::MemberId;
+use crate::ids::MemberId;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What a timer watches.

@@ -6,10 +6,11 @@ pub mod check;
 pub mod model;
 pub mod presets;
 pub mod protocol;
+pub mod simulation;
 pub mod trace;
 
-pub use crate::sim::scenario::{summary_line, world_of};
 pub use model::ScenarioFile;
+pub use simulation::{summary_line, world_of};
 
 use crate::coordinator::CoordinatorConfig;
 use serde_json::Value;
@@ -89,7 +90,7 @@ fn validate(file: &ScenarioFile) -> Result<(), ScenarioError> {
             "missing \"requests\" (protocol scenario) or \"actions\" (simulation scenario)",
         )),
         (Some(steps), None) => protocol::validate(file, steps),
-        (None, Some(_)) => crate::sim::scenario::validate(file),
+        (None, Some(_)) => simulation::validate(file),
     }
 }
 
@@ -137,7 +138,7 @@ pub fn run(file: &ScenarioFile, seed: Option<u64>) -> Result<Vec<Value>, Scenari
     let seed = seed.unwrap_or(file.seed);
     match &file.requests {
         Some(steps) => protocol::run(file, steps, seed),
-        None => crate::sim::scenario::run(file, seed),
+        None => simulation::run(file, seed),
     }
 }
 

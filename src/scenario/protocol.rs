@@ -309,7 +309,8 @@ pub fn run(
             coordinator.handle_request(step.at_ms, i as u64, request);
             drain(&mut coordinator, &keys, &binds, &mut bindings, &mut lines);
         }
-        lines.push(trace::group_line(step.at_ms, &keys[i], coordinator.group()));
+        let group = crate::sim::GroupLine::of(coordinator.group());
+        lines.push(trace::group_line(step.at_ms, &keys[i], &group));
     }
     Ok(lines)
 }

@@ -1,10 +1,12 @@
-//! The NDJSON trace lines of spec/scenario-format.md ("The trace").
-//! Field order is fixed so that the same run prints the same bytes.
+//! The NDJSON trace lines of spec/scenario-format.md ("The trace"): the
+//! serialiser of the coordinator's outputs and the simulator's typed
+//! records. Field order is fixed so that the same run prints the same bytes.
+//! Event lines carry their facts as fields; `text` is rendered from them by
+//! [`crate::narrate`].
 
-use crate::coordinator::{
-    EventKind, Group, GroupInstanceId, GroupState, JoinGroupResponse, MemberId, Output, Response,
-    Rule,
-};
+use crate::coordinator::{Event, GroupInstanceId, JoinGroupResponse, Output, Response, Rule};
+use crate::narrate;
+use crate::sim::{ClientAction, GroupLine, LogEntry, Requester, TraceRecord, World, WorldEvent};
 use serde_json::{json, Map, Value};
 
 fn iid(i: &Option<GroupInstanceId>) -> Value {
@@ -81,68 +83,160 @@ fn join_fields(line: &mut Map<String, Value>, r: &JoinGroupResponse) {
     line.insert("members".into(), json!(members));
 }
 
-/// The `group` line printed after each step. Before any group exists the
-/// state is `Dead` with generation -1 (as DescribeGroups reports it).
-pub fn group_line(at_ms: u64, after: &str, group: Option<&Group>) -> Value {
+/// The `group` line printed after each step.
+pub fn group_line(at_ms: u64, after: &str, group: &GroupLine) -> Value {
     let mut line = Map::new();
     line.insert("at_ms".into(), json!(at_ms));
     line.insert("type".into(), json!("group"));
     line.insert("after".into(), json!(after));
-    match group {
-        None => {
-            line.insert("state".into(), json!(GroupState::Dead.name()));
-            line.insert("generation_id".into(), json!(-1));
-            line.insert("leader".into(), json!(""));
-            line.insert("protocol_type".into(), Value::Null);
-            line.insert("protocol_name".into(), Value::Null);
-            line.insert("members".into(), json!([]));
-            line.insert("static_members".into(), json!({}));
-            line.insert("pending_members".into(), json!([]));
-        }
-        Some(g) => {
-            line.insert("state".into(), json!(g.state.name()));
-            line.insert("generation_id".into(), json!(g.generation_id));
-            line.insert(
-                "leader".into(),
-                json!(g.leader_id.clone().unwrap_or_default()),
-            );
-            line.insert("protocol_type".into(), opt(&g.protocol_type));
-            line.insert("protocol_name".into(), opt(&g.protocol_name));
-            let members: Vec<&MemberId> = g.members.iter().map(|m| &m.member_id).collect();
-            line.insert("members".into(), json!(members));
-            let statics: Map<String, Value> = g
-                .static_members
-                .iter()
-                .map(|(i, m)| (i.0.clone(), json!(m)))
-                .collect();
-            line.insert("static_members".into(), Value::Object(statics));
-            line.insert("pending_members".into(), json!(g.pending_members));
-        }
-    }
+    line.insert("state".into(), json!(group.state.name()));
+    line.insert("generation_id".into(), json!(group.generation_id));
+    line.insert(
+        "leader".into(),
+        json!(group.leader.clone().unwrap_or_default()),
+    );
+    line.insert("protocol_type".into(), opt(&group.protocol_type));
+    line.insert("protocol_name".into(), opt(&group.protocol_name));
+    line.insert("members".into(), json!(group.members));
+    let statics: Map<String, Value> = group
+        .static_members
+        .iter()
+        .map(|(i, m)| (i.0.clone(), json!(m)))
+        .collect();
+    line.insert("static_members".into(), Value::Object(statics));
+    line.insert("pending_members".into(), json!(group.pending_members));
     Value::Object(line)
 }
 
-/// An `event` line: what happened inside the coordinator and which rule fired.
-pub fn event_line(at_ms: u64, kind: &EventKind, rule: Rule, text: &str) -> Value {
-    json!({"at_ms": at_ms, "type": "event", "event": event_name(kind), "rule": rule.id(),
-           "section": rule.section(), "text": text})
+/// An `event` line for a coordinator event: its kind, its facts, the rule
+/// and the sentence.
+pub fn event_line(at_ms: u64, event: &Event, rule: Rule) -> Value {
+    let mut line = Map::new();
+    line.insert("at_ms".into(), json!(at_ms));
+    line.insert("type".into(), json!("event"));
+    line.insert("event".into(), json!(event.name()));
+    event_fields(&mut line, event);
+    line.insert("rule".into(), json!(rule.id()));
+    line.insert("section".into(), json!(rule.section()));
+    line.insert(
+        "text".into(),
+        json!(narrate::coordinator_event(event, Some(rule))),
+    );
+    Value::Object(line)
 }
 
-/// A short machine name for an event kind.
-pub fn event_name(kind: &EventKind) -> &'static str {
-    match kind {
-        EventKind::GroupCreated => "group_created",
-        EventKind::StateChanged { .. } => "state_changed",
-        EventKind::MemberAdded { .. } => "member_added",
-        EventKind::MemberRemoved { .. } => "member_removed",
-        EventKind::StaticMemberReplaced { .. } => "static_member_replaced",
-        EventKind::PendingMemberAdded { .. } => "pending_member_added",
-        EventKind::PendingMemberRemoved { .. } => "pending_member_removed",
-        EventKind::LeaderChanged { .. } => "leader_changed",
-        EventKind::GenerationStarted { .. } => "generation_started",
-        EventKind::AssignmentStored { .. } => "assignment_stored",
-        EventKind::TimerFired { .. } => "timer_fired",
-        EventKind::Note => "note",
+fn put_iid(line: &mut Map<String, Value>, iid: Option<&GroupInstanceId>) {
+    if let Some(i) = iid {
+        line.insert("group_instance_id".into(), json!(i));
+    }
+}
+
+/// The facts of a coordinator event, as fields (scenario-format.md: "An
+/// event line carries its facts as fields").
+fn event_fields(line: &mut Map<String, Value>, event: &Event) {
+    let mut put = |k: &str, v: Value| {
+        line.insert(k.into(), v);
+    };
+    match event {
+        Event::GroupCreated { group_id } => put("group_id", json!(group_id)),
+        Event::StateChanged { from, to } => {
+            put("from", json!(from.name()));
+            put("to", json!(to.name()));
+        }
+        Event::MemberAdded {
+            member_id,
+            group_instance_id,
+        } => {
+            put("member_id", json!(member_id));
+            put_iid(line, group_instance_id.as_ref());
+        }
+        Event::MemberRemoved {
+            member_id,
+            group_instance_id,
+            cause,
+        } => {
+            put("member_id", json!(member_id));
+            put_iid(line, group_instance_id.as_ref());
+            line.insert("cause".into(), json!(cause.name()));
+        }
+        Event::MemberReplaced {
+            group_instance_id,
+            old_member_id,
+            member_id,
+        } => {
+            put("member_id", json!(member_id));
+            put("group_instance_id", json!(group_instance_id));
+            put("old_member_id", json!(old_member_id));
+        }
+        Event::MemberFenced {
+            member_id,
+            group_instance_id,
+            current_member_id,
+            api,
+        } => {
+            put("member_id", json!(member_id));
+            put("group_instance_id", json!(group_instance_id));
+            put("current_member_id", json!(current_member_id));
+            put("api", json!(api));
+        }
+        Event::LeaderChanged { from, to } => {
+            put("from", json!(from));
+            put("to", json!(to));
+        }
+        Event::GenerationStarted {
+            generation_id,
+            protocol_name,
+        } => {
+            put("generation_id", json!(generation_id));
+            put("protocol_name", json!(protocol_name));
+        }
+        Event::AssignmentStored { generation_id } => put("generation_id", json!(generation_id)),
+        Event::StaticMemberKept {
+            member_id,
+            group_instance_id,
+            generation_id,
+        } => {
+            put("member_id", json!(member_id));
+            put("group_instance_id", json!(group_instance_id));
+            put("generation_id", json!(generation_id));
+        }
+        other => timer_event_fields(line, other),
+    }
+}
+
+/// Fields of the join phase's events.
+fn timer_event_fields(line: &mut Map<String, Value>, event: &Event) {
+    let mut put = |k: &str, v: Value| {
+        line.insert(k.into(), v);
+    };
+    match event {
+        Event::PendingMemberAdded { member_id }
+        | Event::JoinParked { member_id }
+        | Event::SyncParked { member_id } => put("member_id", json!(member_id)),
+        Event::PendingMemberRemoved { member_id, .. } => put("member_id", json!(member_id)),
+        Event::StaticMemberTookPlace {
+            member_id,
+            old_member_id,
+        } => {
+            put("member_id", json!(member_id));
+            put("old_member_id", json!(old_member_id));
+        }
+        Event::RebalancePrepared { cause } => {
+            let ids: Vec<_> = cause.member_ids();
+            put("member_ids", json!(ids));
+        }
+        Event::JoinPhaseOpened { timeout_ms } | Event::RebalanceTimeoutRearmed { timeout_ms } => {
+            put("timeout_ms", json!(timeout_ms))
+        }
+        Event::InitialDelayStarted { delay_ms } => put("delay_ms", json!(delay_ms)),
+        Event::InitialDelayExtended {
+            delay_ms,
+            remaining_ms,
+        } => {
+            put("delay_ms", json!(delay_ms));
+            put("remaining_ms", json!(remaining_ms));
+        }
+        _ => {}
     }
 }
 
@@ -155,11 +249,116 @@ pub fn output_line(output: &Output, request_key: impl Fn(u64) -> String) -> Valu
             response,
             rule,
         } => response_line(*at_ms, &request_key(*request), response, *rule),
-        Output::Event {
-            at_ms,
-            kind,
-            rule,
-            text,
-        } => event_line(*at_ms, kind, *rule, text),
+        Output::Event { at_ms, event, rule } => event_line(*at_ms, event, *rule),
+    }
+}
+
+/// Every line of a simulation run, in order (the summary line aside).
+/// `action_ids` are the scenario's action `id`s, for the group lines' `after`.
+pub fn world_lines(world: &World, action_ids: &[Option<String>]) -> Vec<Value> {
+    let name = |c: usize| world.clients()[c].config.name.as_str();
+    world
+        .trace()
+        .iter()
+        .map(|record| match record {
+            TraceRecord::Response {
+                at_ms,
+                request,
+                response,
+                rule,
+            } => {
+                let who = match request.requester {
+                    Requester::Consumer(c) => name(c),
+                    Requester::Admin => "admin",
+                };
+                let key = format!("{who}/{}#{}", request.api.short(), request.n);
+                response_line(*at_ms, &key, response, *rule)
+            }
+            TraceRecord::Group {
+                at_ms,
+                action,
+                group,
+            } => {
+                let id = action_ids.get(*action).cloned().flatten();
+                group_line(*at_ms, &super::step_key(&id, *action), group)
+            }
+            TraceRecord::Event(i) => log_line(&world.log()[*i], world),
+        })
+        .collect()
+}
+
+/// An `event` line for an entry of the simulator's log.
+fn log_line(entry: &LogEntry, world: &World) -> Value {
+    let (action, rule) = match &entry.event {
+        WorldEvent::Coordinator(e) => {
+            let rule = entry.rule.unwrap_or(Rule::JoinComplete);
+            return event_line(entry.at_ms, e, rule);
+        }
+        WorldEvent::Client(action) => (Some(action), entry.rule),
+        _ => (None, entry.rule),
+    };
+    let mut line = Map::new();
+    line.insert("at_ms".into(), json!(entry.at_ms));
+    line.insert("type".into(), json!("event"));
+    line.insert("event".into(), json!(entry.event.name()));
+    if let Some(c) = entry.consumer.and_then(|c| world.clients().get(c)) {
+        line.insert("consumer".into(), json!(c.config.name));
+    }
+    if let Some(action) = action {
+        line.insert("action".into(), json!(action.name()));
+        client_fields(&mut line, action);
+    }
+    world_event_fields(&mut line, &entry.event);
+    if let Some(rule) = rule {
+        line.insert("rule".into(), json!(rule.id()));
+    }
+    line.insert("text".into(), json!(narrate::entry(entry, world.clients())));
+    Value::Object(line)
+}
+
+fn client_fields(line: &mut Map<String, Value>, action: &ClientAction) {
+    let mut put = |k: &str, v: Value| {
+        line.insert(k.into(), v);
+    };
+    match action {
+        ClientAction::Restart { down_ms } => put("down_ms", json!(down_ms)),
+        ClientAction::Close { leave_group, .. } => put("leave_group", json!(leave_group)),
+        ClientAction::Joined {
+            generation_id,
+            leader,
+            ..
+        } => {
+            put("generation_id", json!(generation_id));
+            put("leader", json!(leader));
+        }
+        ClientAction::Assigned {
+            generation_id,
+            partitions,
+        } => {
+            put("generation_id", json!(generation_id));
+            put("partitions", json!(partitions));
+        }
+        ClientAction::Rejoin { revoked, .. } => put("revoked", json!(revoked)),
+        ClientAction::Retry { error, .. } | ClientAction::Failed { error, .. } => {
+            put("error", json!(error.name()))
+        }
+        ClientAction::Fenced { api, .. } => put("api", json!(api)),
+        _ => {}
+    }
+}
+
+fn world_event_fields(line: &mut Map<String, Value>, event: &WorldEvent) {
+    match event {
+        WorldEvent::AdminRemove { consumers } => {
+            line.insert("consumers".into(), json!(consumers));
+        }
+        WorldEvent::TopicCreated { topic, partitions }
+        | WorldEvent::PartitionsAdded {
+            topic, partitions, ..
+        } => {
+            line.insert("topic".into(), json!(topic));
+            line.insert("partitions".into(), json!(partitions));
+        }
+        _ => {}
     }
 }

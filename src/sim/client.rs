@@ -3,6 +3,7 @@
 //! `ConsumerCoordinator`). It never sends anything itself: each handler
 //! returns [`Effect`]s that the world turns into network messages and timers.
 
+use super::event::{ClientAction, RejoinCause};
 use crate::assignor::{self, AssignorKind, MemberOrdering, Subscription};
 use crate::coordinator::*;
 use serde::Serialize;
@@ -83,8 +84,8 @@ pub enum Effect {
     Send(Request),
     /// Arm (or re-arm) a timer `after_ms` from now.
     Timer(ClientTimer, u64),
-    /// A line for the event log.
-    Log(String),
+    /// Something for the event log.
+    Event(ClientAction),
 }
 
 /// One simulated consumer.
@@ -144,7 +145,7 @@ impl Client {
         self.protocol_name = None;
         self.state = ClientState::Joining;
         vec![
-            Effect::Log(format!("{} starts and sends JoinGroup.", self.config.name)),
+            Effect::Event(ClientAction::Start),
             Effect::Send(self.join_request()),
         ]
     }
@@ -155,10 +156,10 @@ impl Client {
         let mut effects = Vec::new();
         let was_member = !self.member_id.is_empty() && self.state.is_running();
         if was_member && self.config.leave_group_on_close {
-            effects.push(Effect::Log(format!(
-                "{} closes and sends LeaveGroup.",
-                self.config.name
-            )));
+            effects.push(Effect::Event(ClientAction::Close {
+                leave_group: true,
+                is_static: self.is_static(),
+            }));
             effects.push(Effect::Send(Request::LeaveGroup(LeaveGroupRequest {
                 members: vec![MemberIdentity {
                     member_id: self.member_id.clone(),
@@ -166,15 +167,10 @@ impl Client {
                 }],
             })));
         } else if self.state.is_running() {
-            let why = if self.is_static() {
-                "a static member does not send LeaveGroup (leave.group.on.close is false)"
-            } else {
-                "leave.group.on.close is false"
-            };
-            effects.push(Effect::Log(format!(
-                "{} closes without LeaveGroup: {why}.",
-                self.config.name
-            )));
+            effects.push(Effect::Event(ClientAction::Close {
+                leave_group: false,
+                is_static: self.is_static(),
+            }));
         }
         self.stop();
         effects
@@ -185,10 +181,7 @@ impl Client {
         let was_running = self.state.is_running();
         self.stop();
         if was_running {
-            vec![Effect::Log(format!(
-                "{} crashes: no LeaveGroup, no more heartbeats.",
-                self.config.name
-            ))]
+            vec![Effect::Event(ClientAction::Crash)]
         } else {
             Vec::new()
         }
@@ -236,15 +229,25 @@ impl Client {
 
     /// Rejoins (REBALANCE_IN_PROGRESS, ILLEGAL_GENERATION, …). The eager
     /// protocol revokes every partition first; cooperative keeps them.
-    fn rejoin(&mut self, why: String) -> Vec<Effect> {
-        if !self.cooperative() {
-            self.owned.clear();
-        }
+    fn rejoin(&mut self, cause: RejoinCause) -> Vec<Effect> {
+        let revoked = if self.cooperative() {
+            Vec::new()
+        } else {
+            std::mem::take(&mut self.owned)
+        };
         self.state = ClientState::Joining;
-        vec![Effect::Log(why), Effect::Send(self.join_request())]
+        vec![
+            Effect::Event(ClientAction::Rejoin { cause, revoked }),
+            Effect::Send(self.join_request()),
+        ]
     }
 
-    fn fatal(&mut self, error: ErrorCode, api: &str) -> Vec<Effect> {
+    /// Rejoins after `error` on a response to `api`.
+    fn rejoin_after(&mut self, api: Api, error: ErrorCode) -> Vec<Effect> {
+        self.rejoin(RejoinCause::Error { api, error })
+    }
+
+    fn fatal(&mut self, error: ErrorCode, api: Api) -> Vec<Effect> {
         self.state = if error == ErrorCode::FencedInstanceId {
             ClientState::Fenced
         } else {
@@ -253,15 +256,14 @@ impl Client {
         self.fatal_error = Some(error);
         self.owned.clear();
         self.incarnation += 1;
-        let text = match error {
-            ErrorCode::FencedInstanceId => format!(
-                "{} got FENCED_INSTANCE_ID on {api}: another process registered group.instance.id={} — fatal, the consumer stops.",
-                self.config.name,
-                self.config.group_instance_id.as_ref().map_or("", |i| i.as_str())
-            ),
-            _ => format!("{} got {error} on {api}: fatal, the consumer stops.", self.config.name),
+        let action = match error {
+            ErrorCode::FencedInstanceId => ClientAction::Fenced {
+                api,
+                group_instance_id: self.config.group_instance_id.clone(),
+            },
+            _ => ClientAction::Failed { api, error },
         };
-        vec![Effect::Log(text)]
+        vec![Effect::Event(action)]
     }
 
     /// Handles the response to one of this incarnation's requests.
@@ -282,7 +284,6 @@ impl Client {
     }
 
     fn on_join(&mut self, r: JoinGroupResponse, partitions: &BTreeMap<String, u32>) -> Vec<Effect> {
-        let name = self.config.name.clone();
         match r.error {
             ErrorCode::None => {
                 if self.member_id != r.member_id {
@@ -297,18 +298,12 @@ impl Client {
                 } else {
                     Vec::new()
                 };
-                let role = match (r.leader == r.member_id, r.skip_assignment) {
-                    (true, false) => "as leader, runs the assignor and sends the plan",
-                    (true, true) => {
-                        "as leader with skip_assignment (KIP-814): the stored plan stands"
-                    }
-                    _ => "as follower",
-                };
                 vec![
-                    Effect::Log(format!(
-                        "{name} joined generation {} {role}.",
-                        r.generation_id
-                    )),
+                    Effect::Event(ClientAction::Joined {
+                        generation_id: r.generation_id,
+                        leader: r.leader == r.member_id,
+                        skip_assignment: r.skip_assignment,
+                    }),
                     Effect::Send(Request::SyncGroup(SyncGroupRequest {
                         member_id: self.member_id.clone(),
                         generation_id: self.generation_id,
@@ -323,26 +318,27 @@ impl Client {
             ErrorCode::MemberIdRequired => {
                 self.member_id = r.member_id.clone();
                 self.past_member_ids.push(r.member_id);
-                self.rejoin(format!("{name} got MEMBER_ID_REQUIRED (KIP-394) and joins again with its new member id."))
+                self.rejoin(RejoinCause::MemberIdRequired)
             }
             ErrorCode::UnknownMemberId => {
                 self.member_id = MemberId::default();
                 self.generation_id = -1;
                 vec![
-                    Effect::Log(format!(
-                        "{name} got UNKNOWN_MEMBER_ID: resets its member id."
-                    )),
+                    Effect::Event(ClientAction::ResetMemberId {
+                        backoff_ms: RETRY_BACKOFF_MS,
+                    }),
                     Effect::Timer(ClientTimer::Rejoin, RETRY_BACKOFF_MS),
                 ]
             }
             ErrorCode::FencedInstanceId
             | ErrorCode::InconsistentGroupProtocol
             | ErrorCode::InvalidSessionTimeout
-            | ErrorCode::GroupMaxSizeReached => self.fatal(r.error, "JoinGroup"),
+            | ErrorCode::GroupMaxSizeReached => self.fatal(r.error, Api::JoinGroup),
             other => vec![
-                Effect::Log(format!(
-                    "{name} got {other} on JoinGroup: retries after {RETRY_BACKOFF_MS} ms."
-                )),
+                Effect::Event(ClientAction::Retry {
+                    error: other,
+                    backoff_ms: RETRY_BACKOFF_MS,
+                }),
                 Effect::Timer(ClientTimer::Rejoin, RETRY_BACKOFF_MS),
             ],
         }
@@ -378,7 +374,6 @@ impl Client {
     }
 
     fn on_sync(&mut self, r: SyncGroupResponse) -> Vec<Effect> {
-        let name = self.config.name.clone();
         match r.error {
             ErrorCode::None => {
                 self.state = ClientState::Stable;
@@ -389,64 +384,52 @@ impl Client {
                     .cloned()
                     .collect();
                 self.owned = r.assignment.clone();
-                let list: Vec<String> = r.assignment.iter().map(|p| p.to_string()).collect();
-                let mut effects = vec![Effect::Log(format!(
-                    "{name} consumes {} (generation {}).",
-                    if list.is_empty() {
-                        "nothing".to_string()
-                    } else {
-                        list.join(", ")
-                    },
-                    self.generation_id
-                ))];
+                let mut effects = vec![Effect::Event(ClientAction::Assigned {
+                    generation_id: self.generation_id,
+                    partitions: r.assignment,
+                })];
                 if self.cooperative() && !revoked.is_empty() {
                     // Cooperative protocol: revoke what moved, then rejoin at once.
-                    effects.extend(self.rejoin(format!(
-                        "{name} revoked {} partition(s) and rejoins (cooperative).",
-                        revoked.len()
-                    )));
+                    self.state = ClientState::Joining;
+                    effects.push(Effect::Event(ClientAction::Rejoin {
+                        cause: RejoinCause::CooperativeRevoke,
+                        revoked,
+                    }));
+                    effects.push(Effect::Send(self.join_request()));
                 }
                 effects
             }
-            ErrorCode::RebalanceInProgress => self.rejoin(format!(
-                "{name} got REBALANCE_IN_PROGRESS on SyncGroup and rejoins."
-            )),
             ErrorCode::UnknownMemberId => {
                 self.member_id = MemberId::default();
                 self.generation_id = -1;
-                self.rejoin(format!(
-                    "{name} got UNKNOWN_MEMBER_ID on SyncGroup: resets its member id and rejoins."
-                ))
+                self.rejoin_after(Api::SyncGroup, r.error)
             }
             ErrorCode::IllegalGeneration => {
                 self.generation_id = -1;
-                self.rejoin(format!(
-                    "{name} got ILLEGAL_GENERATION on SyncGroup and rejoins."
-                ))
+                self.rejoin_after(Api::SyncGroup, r.error)
             }
-            ErrorCode::FencedInstanceId => self.fatal(r.error, "SyncGroup"),
-            other => self.rejoin(format!("{name} got {other} on SyncGroup and rejoins.")),
+            ErrorCode::FencedInstanceId => self.fatal(r.error, Api::SyncGroup),
+            other => self.rejoin_after(Api::SyncGroup, other),
         }
     }
 
     fn on_heartbeat(&mut self, error: ErrorCode) -> Vec<Effect> {
-        let name = self.config.name.clone();
         match error {
             ErrorCode::None => Vec::new(),
             ErrorCode::RebalanceInProgress if self.state == ClientState::Stable => {
-                self.rejoin(format!("{name} got REBALANCE_IN_PROGRESS on Heartbeat: revokes its partitions and rejoins."))
+                self.rejoin_after(Api::Heartbeat, error)
             }
             ErrorCode::RebalanceInProgress => Vec::new(),
             ErrorCode::UnknownMemberId => {
                 self.member_id = MemberId::default();
                 self.generation_id = -1;
-                self.rejoin(format!("{name} got UNKNOWN_MEMBER_ID on Heartbeat: it was removed; resets its member id and rejoins."))
+                self.rejoin_after(Api::Heartbeat, error)
             }
             ErrorCode::IllegalGeneration => {
                 self.generation_id = -1;
-                self.rejoin(format!("{name} got ILLEGAL_GENERATION on Heartbeat and rejoins."))
+                self.rejoin_after(Api::Heartbeat, error)
             }
-            ErrorCode::FencedInstanceId => self.fatal(error, "Heartbeat"),
+            ErrorCode::FencedInstanceId => self.fatal(error, Api::Heartbeat),
             _ => Vec::new(),
         }
     }
@@ -479,10 +462,7 @@ impl Client {
     /// (ConsumerCoordinator: the assignment snapshot no longer matches).
     pub fn on_metadata_change(&mut self) -> Vec<Effect> {
         if self.state == ClientState::Stable {
-            let name = self.config.name.clone();
-            self.rejoin(format!(
-                "{name} (the leader) sees new partitions in the metadata and rejoins."
-            ))
+            self.rejoin(RejoinCause::NewMetadata)
         } else {
             Vec::new()
         }

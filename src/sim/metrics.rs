@@ -3,7 +3,7 @@
 //! consumers — overall and per consumer.
 
 use super::client::Client;
-use crate::coordinator::{EventKind, Group, GroupState, TopicPartition};
+use crate::coordinator::{Event, Group, GroupState, TopicPartition};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -133,16 +133,16 @@ impl Metrics {
     /// Updates counters from a coordinator event.
     pub fn on_coordinator_event(
         &mut self,
-        kind: &EventKind,
+        event: &Event,
         group: Option<&Group>,
         clients: &[Client],
     ) {
-        match kind {
-            EventKind::StateChanged {
+        match event {
+            Event::StateChanged {
                 to: GroupState::PreparingRebalance,
                 ..
             } => self.rebalances += 1,
-            EventKind::AssignmentStored { generation_id } => {
+            Event::AssignmentStored { generation_id } => {
                 if let Some(g) = group {
                     self.record_assignment(*generation_id, g, clients);
                 }

@@ -2,10 +2,10 @@
 //! with member ids already mapped to consumer names.
 
 use super::client::ClientState;
+use super::event::LogEntry;
 use super::metrics::Metrics;
-use super::world::{SimEvent, World};
-use super::LogEntry;
-use crate::coordinator::{ErrorCode, GroupState, Request, Response, TimerKey, TopicPartition};
+use super::world::{Sender, SimEvent, World};
+use crate::coordinator::{Api, ErrorCode, GroupState, TimerKey, TopicPartition};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One row of the instance-id → member-id map.
@@ -55,7 +55,7 @@ pub struct PartitionView {
 pub struct MessageView {
     pub consumer: Option<String>,
     pub to_coordinator: bool,
-    pub api: &'static str,
+    pub api: Api,
     pub error: Option<ErrorCode>,
     pub sent_at_ms: u64,
     pub arrives_at_ms: u64,
@@ -234,20 +234,23 @@ impl World {
 
     fn message_views(&self) -> Vec<MessageView> {
         let mut out = Vec::new();
-        for (at, event) in self.in_flight() {
+        for (at, event) in self.queued() {
             let view = match event {
                 SimEvent::ToCoordinator {
                     request_id,
                     request,
                 } => {
                     let info = self.requests.get(request_id);
-                    let consumer = info
-                        .and_then(|i| i.key.split('/').next())
-                        .map(str::to_string);
+                    let consumer = info.and_then(|i| match i.sender {
+                        Sender::Client { index, .. } => {
+                            Some(self.clients[index].config.name.clone())
+                        }
+                        Sender::Admin => None,
+                    });
                     MessageView {
-                        consumer: consumer.filter(|c| c != "admin"),
+                        consumer,
                         to_coordinator: true,
-                        api: request_api(request),
+                        api: request.api(),
                         error: None,
                         sent_at_ms: info.map_or(*at, |i| i.sent_at_ms),
                         arrives_at_ms: *at,
@@ -266,7 +269,7 @@ impl World {
                 SimEvent::ToAdmin { response, .. } => MessageView {
                     consumer: None,
                     to_coordinator: false,
-                    api: Response::api(response),
+                    api: response.api(),
                     error: Some(response.error()),
                     sent_at_ms: at.saturating_sub(self.settings.latency_ms),
                     arrives_at_ms: *at,
@@ -277,8 +280,4 @@ impl World {
         }
         out
     }
-}
-
-fn request_api(r: &Request) -> &'static str {
-    r.api()
 }

@@ -4,12 +4,13 @@
 //! actions give the same run, byte for byte.
 
 use super::client::{Client, ClientState, ClientTimer, Effect};
+use super::event::{ClientAction, LogEntry, WorldEvent};
 use super::metrics::Metrics;
-use super::{Action, LogEntry, SimSettings};
+use super::snapshot::MessageView;
+use super::trace::{GroupLine, RequestKey, Requester, TraceRecord};
+use super::{Action, SimSettings};
 use crate::coordinator::*;
-use crate::scenario::trace;
-use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 
 /// How many delivered messages the world remembers for the message flow.
 pub const RECENT_MESSAGES: usize = 200;
@@ -25,12 +26,20 @@ pub enum Sender {
     Admin,
 }
 
+impl Sender {
+    fn requester(self) -> Requester {
+        match self {
+            Sender::Client { index, .. } => Requester::Consumer(index),
+            Sender::Admin => Requester::Admin,
+        }
+    }
+}
+
 /// A request on its way or parked at the coordinator.
 #[derive(Clone, Debug)]
 pub struct RequestInfo {
     pub sender: Sender,
-    pub key: String,
-    pub api: &'static str,
+    pub key: RequestKey,
     pub sent_at_ms: u64,
 }
 
@@ -59,37 +68,39 @@ pub enum SimEvent {
     },
 }
 
-/// The simulated world.
+/// The simulated world. Its fields are private to the simulator; callers
+/// use the methods, which say what they want (step, end the run here, a
+/// snapshot, the messages in flight).
 #[derive(Clone, Debug)]
 pub struct World {
-    pub settings: SimSettings,
-    pub coordinator: Coordinator,
-    pub clients: Vec<Client>,
-    pub actions: Vec<(u64, Action)>,
+    pub(super) settings: SimSettings,
+    pub(super) coordinator: Coordinator,
+    pub(super) clients: Vec<Client>,
+    pub(super) actions: Vec<(u64, Action)>,
     pub(super) queue: BTreeMap<(u64, u64), SimEvent>,
     client_timers: BTreeMap<(usize, ClientTimer), (u64, u64)>,
     seq: u64,
-    pub now_ms: u64,
-    pub steps: u64,
-    pub requests: BTreeMap<RequestId, RequestInfo>,
+    pub(super) now_ms: u64,
+    pub(super) steps: u64,
+    pub(super) requests: BTreeMap<RequestId, RequestInfo>,
     next_request: RequestId,
-    request_counts: BTreeMap<String, u64>,
-    pub log: Vec<LogEntry>,
-    pub trace: Vec<Value>,
-    /// Whether trace lines are kept (the CLI does; the UI may not need them).
-    pub tracing: bool,
-    pub metrics: Metrics,
-    pub violations: Vec<String>,
-    pub ended: bool,
+    request_counts: BTreeMap<Requester, u64>,
+    pub(super) log: Vec<LogEntry>,
+    trace: Vec<TraceRecord>,
+    /// Whether trace records are kept (the CLI does; the UI does not need them).
+    tracing: bool,
+    pub(super) metrics: Metrics,
+    pub(super) violations: Vec<String>,
+    pub(super) ended: bool,
     pub(super) topics: BTreeMap<String, u32>,
     /// The topic metadata the leader planned the last assignment with.
-    pub topics_at_assignment: BTreeMap<String, u32>,
+    pub(super) topics_at_assignment: BTreeMap<String, u32>,
     /// The most recent delivered messages, oldest first (for the message flow).
-    pub recent_messages: std::collections::VecDeque<super::snapshot::MessageView>,
+    pub(super) recent_messages: VecDeque<MessageView>,
     /// True when the last step changed the group's state or generation.
     state_changed_in_step: bool,
     /// Per group.instance.id, the member ids it had before the current one (fenced).
-    pub instance_history: BTreeMap<GroupInstanceId, Vec<MemberId>>,
+    pub(super) instance_history: BTreeMap<GroupInstanceId, Vec<MemberId>>,
 }
 
 impl World {
@@ -113,13 +124,13 @@ impl World {
             request_counts: BTreeMap::new(),
             log: Vec::new(),
             trace: Vec::new(),
-            tracing: true,
+            tracing: false,
             violations: Vec::new(),
             ended: false,
             topics_at_assignment: BTreeMap::new(),
             instance_history: BTreeMap::new(),
             state_changed_in_step: false,
-            recent_messages: std::collections::VecDeque::new(),
+            recent_messages: VecDeque::new(),
             topics,
         };
         for (at_ms, action) in actions {
@@ -173,17 +184,54 @@ impl World {
         self.clients.len() - 1
     }
 
-    /// True when the last step moved the group to another state or generation.
+    /// The event log so far, oldest first.
+    pub fn log(&self) -> &[LogEntry] {
+        &self.log
+    }
+
+    /// The run's records so far (empty unless [`Self::set_tracing`] is on).
+    pub fn trace(&self) -> &[TraceRecord] {
+        &self.trace
+    }
+
+    /// Keeps (or stops keeping) trace records; the CLI keeps them.
+    pub fn set_tracing(&mut self, on: bool) {
+        self.tracing = on;
+    }
+
+    /// The actions queued so far, scripted and user's, in order.
+    pub fn actions(&self) -> &[(u64, Action)] {
+        &self.actions
+    }
+
+    /// The world-wide settings.
+    pub fn settings(&self) -> &SimSettings {
+        &self.settings
+    }
+
+    /// The messages delivered most recently, oldest first (at most
+    /// [`RECENT_MESSAGES`]).
+    pub fn recent_messages(&self) -> &VecDeque<MessageView> {
+        &self.recent_messages
+    }
+
+    /// Keeps the run going until at least `end_ms` (a user action extends a
+    /// run that had ended).
+    pub fn extend_run_to(&mut self, end_ms: u64) {
+        self.ended = false;
+        self.settings.end_ms = self.settings.end_ms.max(end_ms);
+    }
+
+    /// True when the last step moved the group into Stable.
     pub fn entered_stable_this_step(&self) -> bool {
-        self.state_changed_in_step
-            && self.snapshot_state() == crate::coordinator::GroupState::Stable
+        self.state_changed_in_step && self.state() == GroupState::Stable
     }
 
     /// The group's state (`Dead` before the group exists).
-    pub fn snapshot_state(&self) -> crate::coordinator::GroupState {
+    pub fn state(&self) -> GroupState {
         self.coordinator
             .group()
-            .map_or(crate::coordinator::GroupState::Dead, |g| g.state)
+            .map_or(GroupState::Dead, |g| g.state)
     }
 
     /// The group's generation (-1 before the group exists).
@@ -239,7 +287,7 @@ impl World {
             return false;
         }
         self.advance_to(next);
-        let before = (self.snapshot_state(), self.generation());
+        let before = (self.state(), self.generation());
         let timer_first = self.coordinator.poll_timeout().is_some_and(|t| t <= next);
         if timer_first {
             // Coordinator timers due at an instant fire before messages arriving then (spec §5.6).
@@ -248,7 +296,7 @@ impl World {
         } else if let Some((_, event)) = self.queue.pop_first() {
             self.process(event);
         }
-        self.state_changed_in_step = (self.snapshot_state(), self.generation()) != before;
+        self.state_changed_in_step = (self.state(), self.generation()) != before;
         self.steps += 1;
         let found = super::invariants::check(self);
         for v in found {
@@ -299,7 +347,7 @@ impl World {
                 response,
                 ..
             } => {
-                self.remember(super::snapshot::MessageView {
+                self.remember(MessageView {
                     consumer: Some(self.clients[index].config.name.clone()),
                     to_coordinator: false,
                     api: response.api(),
@@ -314,22 +362,8 @@ impl World {
             }
             SimEvent::ToAdmin { response, .. } => {
                 if let Response::LeaveGroup(r) = response {
-                    let parts: Vec<String> = r
-                        .members
-                        .iter()
-                        .map(|m| {
-                            format!(
-                                "{}: {}",
-                                m.group_instance_id.as_ref().map_or("?", |i| i.as_str()),
-                                m.error
-                            )
-                        })
-                        .collect();
-                    self.log_line(
-                        None,
-                        Some(Rule::LeaveByInstanceId),
-                        format!("Admin removal answered: {}.", parts.join(", ")),
-                    );
+                    let event = WorldEvent::AdminRemoveAnswered { members: r.members };
+                    self.log_event(event, Some(Rule::LeaveByInstanceId), None);
                 }
             }
             SimEvent::ClientTimer {
@@ -355,14 +389,11 @@ impl World {
                     w.apply_effects(c, effects);
                 }
             }),
-            Action::Restart { names, down_ms } => self.for_each_named(names, |w, c| {
+            Action::Restart { name, down_ms } => self.for_each_named(name, |w, c| {
                 let effects = w.clients[c].close();
                 w.apply_effects(c, effects);
-                let text = format!(
-                    "{} is down for {down_ms} ms and starts again with member id \"\".",
-                    w.clients[c].config.name
-                );
-                w.log_line(Some(c), None, text);
+                let restart = ClientAction::Restart { down_ms: *down_ms };
+                w.log_event(WorldEvent::Client(restart), None, Some(c));
                 w.schedule_client_timer(c, ClientTimer::Start, *down_ms);
             }),
             Action::Crash(names) => self.for_each_named(names, |w, c| {
@@ -383,21 +414,14 @@ impl World {
                 self.ended = true;
             }
         }
-        let key = self.action_key(i);
         if self.tracing {
-            self.trace
-                .push(trace::group_line(at_ms, &key, self.coordinator.group()));
+            let group = GroupLine::of(self.coordinator.group());
+            self.trace.push(TraceRecord::Group {
+                at_ms,
+                action: i,
+                group,
+            });
         }
-    }
-
-    /// The key of action `i` in the trace: its `id` or `#i`.
-    pub fn action_key(&self, i: usize) -> String {
-        self.settings
-            .action_ids
-            .get(i)
-            .cloned()
-            .flatten()
-            .unwrap_or_else(|| format!("#{i}"))
     }
 
     /// Calls `f` for every client named `name` or belonging to Streams instance `name`.
@@ -428,14 +452,12 @@ impl World {
                 }
             }
         }
-        let text = format!(
-            "An operator removes {} with one LeaveGroup (removeMembersFromConsumerGroup, member id \"\" + group.instance.id).",
-            names.join(", ")
-        );
-        self.log_line(None, Some(Rule::LeaveByInstanceId), text);
+        let event = WorldEvent::AdminRemove {
+            consumers: names.to_vec(),
+        };
+        self.log_event(event, Some(Rule::LeaveByInstanceId), None);
         self.send(
             Sender::Admin,
-            "admin",
             Request::LeaveGroup(LeaveGroupRequest { members }),
         );
     }
@@ -462,18 +484,18 @@ impl World {
                     rejoiners.push(c);
                 }
             }
-            self.log_line(
-                None,
-                None,
-                format!("Topic {topic} is created with {now} partitions."),
-            );
+            let event = WorldEvent::TopicCreated {
+                topic: topic.to_string(),
+                partitions: now,
+            };
+            self.log_event(event, None, None);
         } else {
-            let was = before.unwrap_or(0);
-            self.log_line(
-                None,
-                None,
-                format!("Topic {topic} now has {now} partitions (was {was})."),
-            );
+            let event = WorldEvent::PartitionsAdded {
+                topic: topic.to_string(),
+                partitions: now,
+                was: before.unwrap_or(0),
+            };
+            self.log_event(event, None, None);
         }
         // The leader notices the new metadata (its assignment snapshot no longer matches).
         let leader = self.coordinator.group().and_then(|g| g.leader_id.clone());
@@ -518,13 +540,14 @@ impl World {
                         self.topics_at_assignment = self.topics.clone();
                     }
                     let incarnation = self.clients[index].incarnation;
-                    let name = self.clients[index].config.name.clone();
-                    self.send(Sender::Client { index, incarnation }, &name, request);
+                    self.send(Sender::Client { index, incarnation }, request);
                 }
                 Effect::Timer(timer, after_ms) => {
                     self.schedule_client_timer(index, timer, after_ms)
                 }
-                Effect::Log(text) => self.log_line(Some(index), None, text),
+                Effect::Event(action) => {
+                    self.log_event(WorldEvent::Client(action), None, Some(index))
+                }
             }
         }
         if self.clients[index].state == ClientState::Fenced
@@ -555,26 +578,22 @@ impl World {
         self.client_timers.insert((index, timer), key);
     }
 
-    fn send(&mut self, sender: Sender, who: &str, request: Request) {
+    fn send(&mut self, sender: Sender, request: Request) {
         let id = self.next_request;
         self.next_request += 1;
-        let short = match &request {
-            Request::JoinGroup(_) => "join",
-            Request::SyncGroup(_) => "sync",
-            Request::Heartbeat(_) => "heartbeat",
-            Request::LeaveGroup(_) => "leave",
-            Request::OffsetCommit(_) => "commit",
-            Request::DescribeGroup => "describe",
-        };
-        let n = self.request_counts.entry(who.to_string()).or_insert(0);
+        let requester = sender.requester();
+        let n = self.request_counts.entry(requester).or_insert(0);
         *n += 1;
-        let key = format!("{who}/{short}#{n}");
+        let key = RequestKey {
+            requester,
+            api: request.api(),
+            n: *n,
+        };
         self.requests.insert(
             id,
             RequestInfo {
                 sender,
                 key,
-                api: request.api(),
                 sent_at_ms: self.now_ms,
             },
         );
@@ -601,8 +620,12 @@ impl World {
                         continue;
                     };
                     if self.tracing {
-                        self.trace
-                            .push(trace::response_line(at_ms, &info.key, &response, rule));
+                        self.trace.push(TraceRecord::Response {
+                            at_ms,
+                            request: info.key,
+                            response: response.clone(),
+                            rule,
+                        });
                     }
                     let at = at_ms + self.settings.latency_ms;
                     match info.sender {
@@ -628,79 +651,66 @@ impl World {
                         }
                     }
                 }
-                Output::Event {
-                    at_ms,
-                    kind,
-                    rule,
-                    text,
-                } => {
-                    if let EventKind::StaticMemberReplaced {
-                        group_instance_id,
-                        old_member_id,
-                        ..
-                    } = &kind
-                    {
-                        self.instance_history
-                            .entry(group_instance_id.clone())
-                            .or_default()
-                            .push(old_member_id.clone());
-                    }
-                    if self.tracing {
-                        self.trace
-                            .push(trace::event_line(at_ms, &kind, rule, &text));
-                    }
-                    self.metrics.on_coordinator_event(
-                        &kind,
-                        self.coordinator.group(),
-                        &self.clients,
-                    );
-                    let who = self.event_subject(&kind);
-                    self.log.push(LogEntry {
-                        at_ms,
-                        consumer: who,
-                        rule: Some(rule),
-                        text,
-                        source: "coordinator",
-                    });
+                Output::Event { at_ms, event, rule } => {
+                    self.on_coordinator_event(at_ms, event, rule)
                 }
             }
         }
     }
 
-    fn event_subject(&self, kind: &EventKind) -> Option<usize> {
-        let id = match kind {
-            EventKind::MemberAdded { member_id, .. }
-            | EventKind::MemberRemoved { member_id, .. } => member_id,
-            EventKind::StaticMemberReplaced { new_member_id, .. } => new_member_id,
-            _ => return None,
-        };
-        self.client_of(id)
+    /// Records a coordinator event: the fenced history, the metrics and the log.
+    fn on_coordinator_event(&mut self, at_ms: u64, event: Event, rule: Rule) {
+        if let Event::MemberReplaced {
+            group_instance_id,
+            old_member_id,
+            ..
+        } = &event
+        {
+            self.instance_history
+                .entry(group_instance_id.clone())
+                .or_default()
+                .push(old_member_id.clone());
+        }
+        self.metrics
+            .on_coordinator_event(&event, self.coordinator.group(), &self.clients);
+        let consumer = self.subject_of(&event);
+        self.log_event_at(at_ms, WorldEvent::Coordinator(event), Some(rule), consumer);
     }
 
-    fn log_line(&mut self, consumer: Option<usize>, rule: Option<Rule>, text: String) {
-        let mut line = serde_json::Map::new();
-        line.insert("at_ms".into(), self.now_ms.into());
-        line.insert("type".into(), "event".into());
-        line.insert("event".into(), "client".into());
-        if let Some(c) = consumer {
-            line.insert(
-                "consumer".into(),
-                self.clients[c].config.name.clone().into(),
-            );
+    /// The one consumer whose (current or earlier) member ids the event
+    /// names, if it names exactly one consumer's.
+    fn subject_of(&self, event: &Event) -> Option<usize> {
+        let mut found = None;
+        for id in event.member_ids() {
+            let c = self.client_of(id)?;
+            if found.is_some_and(|f| f != c) {
+                return None;
+            }
+            found = Some(c);
         }
-        if let Some(rule) = rule {
-            line.insert("rule".into(), rule.id().into());
-        }
-        line.insert("text".into(), text.clone().into());
+        found
+    }
+
+    /// Appends to the event log (and the trace, when tracing).
+    fn log_event(&mut self, event: WorldEvent, rule: Option<Rule>, consumer: Option<usize>) {
+        self.log_event_at(self.now_ms, event, rule, consumer);
+    }
+
+    fn log_event_at(
+        &mut self,
+        at_ms: u64,
+        event: WorldEvent,
+        rule: Option<Rule>,
+        consumer: Option<usize>,
+    ) {
         if self.tracing {
-            self.trace.push(Value::Object(line));
+            self.trace.push(TraceRecord::Event(self.log.len()));
         }
         self.log.push(LogEntry {
-            at_ms: self.now_ms,
-            consumer,
+            at_ms,
+            event,
             rule,
-            text,
-            source: "client",
+            consumer,
         });
     }
 
@@ -708,14 +718,12 @@ impl World {
         let Some(info) = self.requests.get(&request_id) else {
             return;
         };
-        let consumer = info
-            .key
-            .split('/')
-            .next()
-            .filter(|c| *c != "admin")
-            .map(str::to_string);
+        let consumer = match info.sender {
+            Sender::Client { index, .. } => Some(self.clients[index].config.name.clone()),
+            Sender::Admin => None,
+        };
         let sent_at_ms = info.sent_at_ms;
-        self.remember(super::snapshot::MessageView {
+        self.remember(MessageView {
             consumer,
             to_coordinator: true,
             api: request.api(),
@@ -726,15 +734,15 @@ impl World {
     }
 
     /// Keeps the last [`RECENT_MESSAGES`] delivered messages.
-    fn remember(&mut self, m: super::snapshot::MessageView) {
+    fn remember(&mut self, m: MessageView) {
         if self.recent_messages.len() == RECENT_MESSAGES {
             self.recent_messages.pop_front();
         }
         self.recent_messages.push_back(m);
     }
 
-    /// Requests sent but not yet answered (including those parked at the coordinator).
-    pub fn in_flight(&self) -> impl Iterator<Item = (&u64, &SimEvent)> {
+    /// Every queued event with its time: messages in flight, timers, actions.
+    pub(super) fn queued(&self) -> impl Iterator<Item = (&u64, &SimEvent)> {
         self.queue.iter().map(|((t, _), e)| (t, e))
     }
 }

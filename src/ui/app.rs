@@ -88,7 +88,7 @@ pub fn App() -> Html {
         let (store, snap) = (store.clone(), Rc::clone(&snap));
         use_memo(version, move |_| {
             let state = store.state();
-            let mut all: Vec<MessageView> = state.world.recent_messages.iter().cloned().collect();
+            let mut all: Vec<MessageView> = state.world.recent_messages().iter().cloned().collect();
             all.extend(snap.messages.iter().cloned());
             all
         })

@@ -14,8 +14,8 @@
 use super::format::format_virtual_time;
 use super::marks::{colour_repeats, consumer_class, split_member_ids, TextPart};
 use super::state::AppState;
-use crate::coordinator::MemberId;
-use crate::sim::World;
+use crate::narrate;
+use crate::sim::{Source, WorldEvent};
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -39,26 +39,10 @@ pub struct LogView {
     pub section: Option<&'static str>,
     /// The rule in a few plain words, shown on hover.
     pub rule_summary: Option<&'static str>,
-    /// `"coordinator"` or `"client"`.
-    pub source: &'static str,
-}
-
-/// The consumer a coordinator sentence is about: the one whose member ids
-/// (current or earlier) it names, if it names exactly one consumer's. The
-/// coordinator knows members, not consumers; this lets the log give its
-/// sentences the consumer's colour too.
-fn consumer_named_in(world: &World, text: &str) -> Option<usize> {
-    let mut found = None;
-    for part in split_member_ids(text) {
-        if let TextPart::MemberId { full, .. } = part {
-            let c = world.client_of(&MemberId::from(full))?;
-            if found.is_some_and(|f| f != c) {
-                return None;
-            }
-            found = Some(c);
-        }
-    }
-    found
+    /// The member ids the event carries, shown short in its text.
+    pub member_ids: Vec<String>,
+    /// Who speaks: the coordinator, a consumer, the operator, the metadata.
+    pub source: Source,
 }
 
 /// The log entries that pass the app's filter, oldest first, as the event
@@ -68,7 +52,7 @@ fn consumer_named_in(world: &World, text: &str) -> Option<usize> {
 /// consumer looked up from the member ids in a coordinator sentence.
 pub fn log_views(state: &AppState) -> Vec<LogView> {
     let matching = state.filtered_log();
-    views_of(state, &matching, 0)
+    views_of(state, &matching)
 }
 
 /// The newest [`MAX_SHOWN`] matching events as views, and how many match in
@@ -77,35 +61,39 @@ pub fn log_views(state: &AppState) -> Vec<LogView> {
 pub fn recent_log_views(state: &AppState) -> (Vec<LogView>, usize) {
     let matching = state.filtered_log();
     let first_shown = matching.len().saturating_sub(MAX_SHOWN);
-    (views_of(state, &matching[first_shown..], 0), matching.len())
+    (views_of(state, &matching[first_shown..]), matching.len())
 }
 
-/// Views of the log entries at `indices`; entries before `first_shown` (by
-/// position) skip the costlier search for a consumer named in the text.
-fn views_of(state: &AppState, indices: &[usize], first_shown: usize) -> Vec<LogView> {
+/// Views of the log entries at `indices`. The consumer comes from the
+/// entry (the world links each event to its consumer by the ids it
+/// carries); the sentence from the narrator.
+fn views_of(state: &AppState, indices: &[usize]) -> Vec<LogView> {
     let world = &state.world;
-    let first_shown = first_shown.max(indices.len().saturating_sub(MAX_SHOWN));
     indices
         .iter()
-        .enumerate()
-        .map(|(position, &i)| {
-            let e = &world.log[i];
-            let consumer = e.consumer.or_else(|| {
-                (position >= first_shown)
-                    .then(|| consumer_named_in(world, &e.text))
-                    .flatten()
-            });
+        .map(|&i| {
+            let e = &world.log()[i];
+            let member_ids = match &e.event {
+                WorldEvent::Coordinator(event) => event
+                    .member_ids()
+                    .into_iter()
+                    .map(|m| m.0.clone())
+                    .collect(),
+                _ => Vec::new(),
+            };
             LogView {
                 at_ms: e.at_ms,
-                consumer: consumer
-                    .and_then(|c| world.clients.get(c))
+                consumer: e
+                    .consumer
+                    .and_then(|c| world.clients().get(c))
                     .map(|c| c.config.name.clone()),
-                consumer_index: consumer,
-                text: e.text.clone(),
+                consumer_index: e.consumer,
+                text: narrate::entry(e, world.clients()),
+                member_ids,
                 rule_id: e.rule.map(|r| r.id()),
                 section: e.rule.map(|r| r.section()),
                 rule_summary: e.rule.map(|r| r.summary()),
-                source: e.source,
+                source: e.event.source(),
             }
         })
         .collect()
@@ -129,15 +117,17 @@ pub struct EventLogProps {
 /// An event's text, member ids shortened: the visible part is `A-8c1e`, the
 /// rest of the id stays in the page (visually hidden) so the text still
 /// reads, copies and searches in full.
-fn event_text(text: &str) -> Html {
-    let parts = split_member_ids(text).into_iter().map(|part| match part {
-        TextPart::Text(t) => html! { { t } },
-        TextPart::MemberId { short, rest, full } => html! {
-            <code class="mid" title={full.to_string()}>
-                { short }<span class="mid-rest">{ rest }</span>
-            </code>
-        },
-    });
+fn event_text(text: &str, ids: &[String]) -> Html {
+    let parts = split_member_ids(text, ids)
+        .into_iter()
+        .map(|part| match part {
+            TextPart::Text(t) => html! { { t } },
+            TextPart::MemberId { short, rest, full } => html! {
+                <code class="mid" title={full.to_string()}>
+                    { short }<span class="mid-rest">{ rest }</span>
+                </code>
+            },
+        });
     html! { <span class="evlog-text">{ for parts }</span> }
 }
 
@@ -145,7 +135,7 @@ fn event_text(text: &str) -> Html {
 fn who(e: &LogView) -> Html {
     match (&e.consumer, e.consumer_index) {
         // A coordinator sentence about a consumer: its colour, outlined.
-        (Some(name), Some(i)) if e.source == "coordinator" => html! {
+        (Some(name), Some(i)) if e.source == Source::Coordinator => html! {
             <span class={classes!("evlog-who", "chip", "about", consumer_class(i))}
                   title={format!("the coordinator, about {name}")}>{ name }</span>
         },
@@ -154,10 +144,10 @@ fn who(e: &LogView) -> Html {
                                   colour_repeats(i).then_some("consumer-hatch"))}
                   title={format!("{name} (the consumer)")}>{ name }</span>
         },
-        _ if e.source == "coordinator" => html! {
+        _ if e.source == Source::Coordinator => html! {
             <span class="evlog-who chip chip-coordinator">{ "coordinator" }</span>
         },
-        _ => html! { <span class="evlog-who chip chip-other">{ e.source }</span> },
+        _ => html! { <span class="evlog-who chip chip-other">{ e.source.name() }</span> },
     }
 }
 
@@ -180,12 +170,12 @@ fn EventItem(props: &EventItemProps) -> Html {
         }
     });
     html! {
-        <li class={classes!("evlog-item", e.source)} data-testid="event"
+        <li class={classes!("evlog-item", e.source.name())} data-testid="event"
             data-at-ms={e.at_ms.to_string()} data-consumer={e.consumer.clone()}
             data-rule={e.rule_id}>
             <span class="evlog-time num">{ format_virtual_time(e.at_ms) }</span>
             { who(e) }
-            <span class="evlog-body">{ event_text(&e.text) }{ for rule }</span>
+            <span class="evlog-body">{ event_text(&e.text, &e.member_ids) }{ for rule }</span>
         </li>
     }
 }

@@ -32,16 +32,6 @@ pub fn consumer_index(snap: &Snapshot, name: &str) -> Option<usize> {
         .map(|c| c.index)
 }
 
-/// True if `s` is a UUID in its 36-character text form (8-4-4-4-12 hex).
-fn is_uuid(s: &str) -> bool {
-    let groups: Vec<&str> = s.split('-').collect();
-    groups.len() == 5
-        && groups
-            .iter()
-            .zip([8, 4, 4, 4, 12])
-            .all(|(g, n)| g.len() == n && g.bytes().all(|b| b.is_ascii_hexdigit()))
-}
-
 /// A piece of an event's text: plain words, or a member id split into the
 /// part the UI shows (`A-8c1e`) and the rest.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,48 +44,41 @@ pub enum TextPart<'a> {
     },
 }
 
-/// Characters a member id's prefix (a `group.instance.id` or `client.id`) may hold.
-fn is_id_char(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.')
-}
-
-/// Splits `text` around the member ids in it (`<prefix>-<uuid>`), so a view
-/// can show them short without losing the full id.
-pub fn split_member_ids(text: &str) -> Vec<TextPart<'_>> {
-    const UUID_LEN: usize = 36;
-    let bytes = text.as_bytes();
+/// Splits `text` around the member ids the event carries (`ids`), so a
+/// view can show them short (`A-8c1e`) without losing the full id. The ids
+/// come from the event's data; the sentence is only searched for them.
+pub fn split_member_ids<'a>(text: &'a str, ids: &[String]) -> Vec<TextPart<'a>> {
     let mut parts = Vec::new();
-    let (mut done, mut i) = (0, 1);
-    while i + UUID_LEN <= bytes.len() {
-        let ends_clean = bytes
-            .get(i + UUID_LEN)
-            .is_none_or(|&b| !b.is_ascii_hexdigit());
-        // All-ASCII bytes make `i` and `i + UUID_LEN` char boundaries.
-        if bytes[i - 1] == b'-'
-            && ends_clean
-            && bytes[i..i + UUID_LEN].is_ascii()
-            && is_uuid(&text[i..i + UUID_LEN])
-        {
-            let mut start = i - 1;
-            while start > done && is_id_char(bytes[start - 1]) {
-                start -= 1;
-            }
-            if start < i - 1 {
-                if start > done {
-                    parts.push(TextPart::Text(&text[done..start]));
-                }
-                let end = i + UUID_LEN;
-                parts.push(TextPart::MemberId {
-                    short: &text[start..i + 4],
-                    rest: &text[i + 4..end],
-                    full: &text[start..end],
-                });
-                done = end;
-                i = end + 1;
-                continue;
-            }
+    let mut done = 0;
+    while done < text.len() {
+        let next = ids
+            .iter()
+            .filter(|id| !id.is_empty())
+            .filter_map(|id| {
+                text[done..]
+                    .find(id.as_str())
+                    .map(|at| (done + at, id.len()))
+            })
+            .min_by_key(|&(at, len)| (at, std::cmp::Reverse(len)));
+        let Some((start, len)) = next else {
+            break;
+        };
+        if start > done {
+            parts.push(TextPart::Text(&text[done..start]));
         }
-        i += 1;
+        let full = &text[start..start + len];
+        // `<prefix>-<uuid>`: show the prefix and the uuid's first 4 digits.
+        let cut = if len > 32 && full.is_char_boundary(len - 32) {
+            len - 32
+        } else {
+            len
+        };
+        parts.push(TextPart::MemberId {
+            short: &full[..cut],
+            rest: &full[cut..],
+            full,
+        });
+        done = start + len;
     }
     if done < text.len() {
         parts.push(TextPart::Text(&text[done..]));
@@ -118,8 +101,12 @@ mod tests {
     #[test]
     fn member_ids_in_a_sentence_are_split_out() {
         let text = "A-3211a4b4-b3dd-4dea-b81d-a080dbc8ef7e is replaced by \"A-f2a00a1f-6411-40b8-9b9f-4de814d45bf9\".";
+        let ids = vec![
+            "A-f2a00a1f-6411-40b8-9b9f-4de814d45bf9".to_string(),
+            "A-3211a4b4-b3dd-4dea-b81d-a080dbc8ef7e".to_string(),
+        ];
         assert_eq!(
-            split_member_ids(text),
+            split_member_ids(text, &ids),
             vec![
                 TextPart::MemberId {
                     short: "A-3211",
@@ -140,8 +127,9 @@ mod tests {
     #[test]
     fn a_prefix_with_dashes_stays_with_its_member_id() {
         let text = "id=consumer-1-8c1e2f3a-0b1c-4d2e-8f90-123456789abc left";
+        let ids = vec!["consumer-1-8c1e2f3a-0b1c-4d2e-8f90-123456789abc".to_string()];
         assert_eq!(
-            split_member_ids(text)[1],
+            split_member_ids(text, &ids)[1],
             TextPart::MemberId {
                 short: "consumer-1-8c1e",
                 rest: "2f3a-0b1c-4d2e-8f90-123456789abc",
@@ -153,17 +141,21 @@ mod tests {
     #[test]
     fn text_without_member_ids_is_one_part() {
         assert_eq!(
-            split_member_ids("A consumes t-0 (généré)."),
+            split_member_ids("A consumes t-0 (généré).", &["A-1".to_string()]),
             vec![TextPart::Text("A consumes t-0 (généré).")]
         );
-        assert!(split_member_ids("").is_empty());
+        assert!(split_member_ids("", &[]).is_empty());
     }
 
     #[test]
     fn every_piece_of_the_text_is_kept_in_order() {
         let text =
             "B-a3887bbe-e794-4a99-ad46-1af330d40143, then C-b4307537-75cd-491c-a302-4b7bbf197dbc";
-        let joined: String = split_member_ids(text)
+        let ids = vec![
+            "B-a3887bbe-e794-4a99-ad46-1af330d40143".to_string(),
+            "C-b4307537-75cd-491c-a302-4b7bbf197dbc".to_string(),
+        ];
+        let joined: String = split_member_ids(text, &ids)
             .into_iter()
             .map(|p| match p {
                 TextPart::Text(t) => t.to_string(),

@@ -13,7 +13,7 @@
 
 use super::format::format_virtual_time;
 use super::marks::{colour_repeats, consumer_class, consumer_index};
-use crate::coordinator::ErrorCode;
+use crate::coordinator::{Api, ErrorCode};
 use crate::sim::snapshot::{MessageView, Snapshot};
 use std::rc::Rc;
 use yew::prelude::*;
@@ -33,7 +33,7 @@ pub struct MessageFlowProps {
 
 /// A heartbeat (request, or response with `NONE`): hidden unless asked for.
 fn is_routine_heartbeat(m: &MessageView) -> bool {
-    m.api == "Heartbeat" && matches!(m.error, None | Some(ErrorCode::None))
+    m.api == Api::Heartbeat && matches!(m.error, None | Some(ErrorCode::None))
 }
 
 /// The error of a response, if it is not `NONE`.
@@ -193,13 +193,13 @@ fn row(snap: &Snapshot, lanes: &[Lane], key: String, m: &MessageView, in_flight:
         )
     };
     html! {
-        <li key={key} {class} {style} {title} data-testid="message" data-api={m.api}
+        <li key={key} {class} {style} {title} data-testid="message" data-api={m.api.name()}
             data-consumer={who.to_string()} data-error={m.error.map(|e| e.name())}
             data-in-flight={in_flight.then_some("true")}>
             <span class="seq-time num">{ format_virtual_time(m.sent_at_ms) }</span>
             <span class="seq-arrow" aria-hidden="true"></span>
             <span class="seq-label">
-                <span class="seq-api">{ m.api }</span>
+                <span class="seq-api">{ m.api.name() }</span>
                 if let Some(e) = error {
                     <span class="seq-error">{ e.name() }</span>
                 } else if !m.to_coordinator {
@@ -290,7 +290,7 @@ mod tests {
     use super::*;
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
-    fn msg(api: &'static str, to_coordinator: bool, error: Option<ErrorCode>) -> MessageView {
+    fn msg(api: Api, to_coordinator: bool, error: Option<ErrorCode>) -> MessageView {
         MessageView {
             consumer: Some("A".into()),
             to_coordinator,
@@ -303,23 +303,23 @@ mod tests {
 
     #[test]
     fn only_heartbeats_without_an_error_are_routine() {
-        assert!(is_routine_heartbeat(&msg("Heartbeat", true, None)));
+        assert!(is_routine_heartbeat(&msg(Api::Heartbeat, true, None)));
         assert!(is_routine_heartbeat(&msg(
-            "Heartbeat",
+            Api::Heartbeat,
             false,
             Some(ErrorCode::None)
         )));
         assert!(!is_routine_heartbeat(&msg(
-            "Heartbeat",
+            Api::Heartbeat,
             false,
             Some(ErrorCode::RebalanceInProgress)
         )));
-        assert!(!is_routine_heartbeat(&msg("JoinGroup", true, None)));
+        assert!(!is_routine_heartbeat(&msg(Api::JoinGroup, true, None)));
     }
 
     #[test]
     fn a_message_in_flight_is_drawn_at_least_half_way_and_never_all_the_way() {
-        let m = msg("JoinGroup", true, None);
+        let m = msg(Api::JoinGroup, true, None);
         assert_eq!(progress(&m, 10, true), 0.5);
         assert_eq!(progress(&m, 18, true), 0.8);
         assert_eq!(progress(&m, 25, true), 0.9);

@@ -9,9 +9,9 @@
 
 use crate::assignor::AssignorKind;
 use crate::coordinator::{GroupInstanceId, GroupState};
+use crate::scenario::simulation::{world_of, DEFAULT_HEARTBEAT_INTERVAL_MS};
 use crate::scenario::{self, presets, ScenarioError, ScenarioFile};
 use crate::sim::client::{Client, ClientConfig};
-use crate::sim::scenario::{world_of, DEFAULT_HEARTBEAT_INTERVAL_MS};
 use crate::sim::{Action as SimAction, World};
 use std::rc::Rc;
 
@@ -183,7 +183,7 @@ impl AppState {
             }
             Msg::StepBack => {
                 self.playing = false;
-                let target = self.world.steps.saturating_sub(1);
+                let target = self.world.steps().saturating_sub(1);
                 self.seek(target);
             }
             Msg::NextState => self.next_state(),
@@ -193,8 +193,8 @@ impl AppState {
                 self.speed = keep.0;
             }
             Msg::TogglePlay => {
-                self.playing = !self.playing && !self.world.ended;
-                if self.world.ended {
+                self.playing = !self.playing && !self.world.has_ended();
+                if self.world.has_ended() {
                     self.notice = Some(ENDED_NOTICE.into());
                 }
             }
@@ -222,14 +222,14 @@ impl AppState {
     }
 
     fn record_transition(&mut self, before: GroupState) {
-        let after = self.world.snapshot_state();
+        let after = self.world.state();
         if after != before {
             self.last_transition = Some((before, after));
         }
     }
 
     fn step_once(&mut self) -> bool {
-        let before = self.world.snapshot_state();
+        let before = self.world.state();
         let stepped = self.world.step();
         if stepped {
             self.after_step();
@@ -239,24 +239,24 @@ impl AppState {
     }
 
     fn after_step(&mut self) {
-        self.max_steps = self.max_steps.max(self.world.steps);
-        if self.world.steps.is_multiple_of(CHECKPOINT_EVERY)
+        self.max_steps = self.max_steps.max(self.world.steps());
+        if self.world.steps().is_multiple_of(CHECKPOINT_EVERY)
             && self
                 .checkpoints
                 .last()
-                .is_none_or(|c| c.steps < self.world.steps)
+                .is_none_or(|c| c.steps() < self.world.steps())
         {
             self.checkpoints.push(Rc::new(self.world.clone()));
         }
     }
 
     fn next_state(&mut self) {
-        let start = (self.world.snapshot_state(), self.world.generation());
+        let start = (self.world.state(), self.world.generation());
         for _ in 0..NEXT_STATE_MAX_STEPS {
             if !self.step_once() {
                 break;
             }
-            if (self.world.snapshot_state(), self.world.generation()) != start {
+            if (self.world.state(), self.world.generation()) != start {
                 return;
             }
         }
@@ -267,8 +267,8 @@ impl AppState {
         if !self.playing {
             return;
         }
-        let target = self.world.now_ms + real_ms.saturating_mul(self.speed) / 1000;
-        let before = self.world.snapshot_state();
+        let target = self.world.now_ms() + real_ms.saturating_mul(self.speed) / 1000;
+        let before = self.world.state();
         let mut n = 0;
         while n < TICK_MAX_STEPS
             && self.world.next_event_ms().is_some_and(|t| t <= target)
@@ -277,25 +277,25 @@ impl AppState {
             self.after_step();
             n += 1;
         }
-        if !self.world.ended && n < TICK_MAX_STEPS {
+        if !self.world.has_ended() && n < TICK_MAX_STEPS {
             self.world.run_until(target, 0);
         }
         self.record_transition(before);
-        if self.world.ended {
+        if self.world.has_ended() {
             self.playing = false;
         }
     }
 
     /// Rebuilds the world at exactly `steps` events from the start.
     fn seek(&mut self, steps: u64) {
-        let steps = steps.min(self.max_steps.max(self.world.steps));
-        let base = self.checkpoints.iter().rev().find(|c| c.steps <= steps);
+        let steps = steps.min(self.max_steps.max(self.world.steps()));
+        let base = self.checkpoints.iter().rev().find(|c| c.steps() <= steps);
         let mut world = match base {
             Some(w) => World::clone(w),
             None => fresh_world(&self.scenario).expect("the scenario built before"),
         };
-        let before = self.world.snapshot_state();
-        while world.steps < steps {
+        let before = self.world.state();
+        while world.steps() < steps {
             self.inject_recorded(&mut world);
             if !world.step() {
                 break;
@@ -306,7 +306,7 @@ impl AppState {
         self.record_transition(before);
     }
 
-    /// Injects the recorded user actions due at `world.steps` (replay). An
+    /// Injects the recorded user actions due at `world.steps()` (replay). An
     /// action taken while playing happened between two events: the world is
     /// first brought to the virtual time it happened at (no event runs, as
     /// none was due before it), so the replay is the same run.
@@ -314,11 +314,11 @@ impl AppState {
         let due: Vec<(u64, UserAction)> = self
             .user_actions
             .iter()
-            .filter(|(at, _, _)| *at == world.steps)
+            .filter(|(at, _, _)| *at == world.steps())
             .map(|(_, ms, a)| (*ms, a.clone()))
             .collect();
         for (at_ms, a) in due {
-            if world.now_ms < at_ms {
+            if world.now_ms() < at_ms {
                 world.run_until(at_ms, 0);
             }
             apply_user(world, &a);
@@ -327,7 +327,7 @@ impl AppState {
 
     fn user(&mut self, action: UserAction) {
         if let UserAction::AddConsumer { .. } = action {
-            if self.world.clients.len() >= MAX_CONSUMERS {
+            if self.world.clients().len() >= MAX_CONSUMERS {
                 self.error = Some(format!(
                     "A group in GroupScope holds at most {MAX_CONSUMERS} consumers."
                 ));
@@ -338,12 +338,12 @@ impl AppState {
             self.error = Some(e);
             return;
         }
-        let at = self.world.steps;
+        let at = self.world.steps();
         // A new branch of history: later recorded actions and checkpoints are void.
         self.user_actions.retain(|(s, _, _)| *s <= at);
-        self.checkpoints.retain(|c| c.steps <= at);
+        self.checkpoints.retain(|c| c.steps() <= at);
         self.max_steps = at;
-        let at_ms = self.world.now_ms;
+        let at_ms = self.world.now_ms();
         apply_user(&mut self.world, &action);
         self.user_actions.push((at, at_ms, action));
         self.run_pending_actions();
@@ -354,7 +354,7 @@ impl AppState {
     /// partitions are in the grid) instead of on the next step. These are
     /// ordinary steps: a replay runs them the same way.
     fn run_pending_actions(&mut self) {
-        let last = self.world.actions.len().saturating_sub(1);
+        let last = self.world.actions().len().saturating_sub(1);
         for _ in 0..USER_ACTION_MAX_STEPS {
             if !self.world.action_pending(last) || !self.step_once() {
                 break;
@@ -379,18 +379,20 @@ impl AppState {
         }
     }
 
-    /// The event-log entries that match the filter, as indices into `world.log`.
+    /// The event-log entries that match the filter, as indices into `world.log()`.
     pub fn filtered_log(&self) -> Vec<usize> {
         let f = self.log_filter.to_lowercase();
-        (0..self.world.log.len())
+        (0..self.world.log().len())
             .filter(|&i| {
                 f.is_empty() || {
-                    let e = &self.world.log[i];
+                    let e = &self.world.log()[i];
                     let who = e
                         .consumer
-                        .map(|c| self.world.clients[c].config.name.to_lowercase())
+                        .map(|c| self.world.clients()[c].config.name.to_lowercase())
                         .unwrap_or_default();
-                    e.text.to_lowercase().contains(&f)
+                    crate::narrate::entry(e, self.world.clients())
+                        .to_lowercase()
+                        .contains(&f)
                         || who == f
                         || e.rule.is_some_and(|r| r.id().contains(&f))
                 }
@@ -403,17 +405,10 @@ impl AppState {
     pub fn check_user(&self, action: &UserAction) -> Result<(), String> {
         validate_user(&self.world, action)
     }
-
-    /// Shares the world cheaply with components.
-    pub fn world_rc(&self) -> Rc<World> {
-        Rc::new(self.world.clone())
-    }
 }
 
 fn fresh_world(scenario: &ScenarioFile) -> Result<World, ScenarioError> {
-    let mut w = world_of(scenario, scenario.seed)?;
-    w.tracing = false;
-    Ok(w)
+    world_of(scenario, scenario.seed)
 }
 
 /// A scenario the app can play: a simulation scenario that validates.
@@ -433,7 +428,7 @@ pub fn parse_playable(text: &str) -> Result<ScenarioFile, String> {
 
 fn next_free_name(world: &World) -> String {
     let taken = |n: &str| {
-        world.clients.iter().any(|c| {
+        world.clients().iter().any(|c| {
             c.config.name == n
                 || c.config
                     .group_instance_id
@@ -475,7 +470,7 @@ fn validate_user(world: &World, action: &UserAction) -> Result<(), String> {
                 let Some(c) = world.client_index(n) else {
                     return Err(format!("No consumer called {n}."));
                 };
-                if world.clients[c].config.group_instance_id.is_none() {
+                if world.clients()[c].config.group_instance_id.is_none() {
                     return Err(format!(
                         "{n} is dynamic: removal by group.instance.id needs a static member."
                     ));
@@ -508,16 +503,12 @@ fn validate_user(world: &World, action: &UserAction) -> Result<(), String> {
 /// for at least [`RUN_AFTER_USER_ACTION_MS`] after it, even past the
 /// scenario's scripted end, so that what the action causes can be watched.
 pub fn apply_user(world: &mut World, action: &UserAction) {
-    let now = world.now_ms;
-    world.ended = false;
-    world.settings.end_ms = world
-        .settings
-        .end_ms
-        .max(now.saturating_add(RUN_AFTER_USER_ACTION_MS));
+    let now = world.now_ms();
+    world.extend_run_to(now.saturating_add(RUN_AFTER_USER_ACTION_MS));
     match action {
         UserAction::AddConsumer { is_static } => {
             let name = next_free_name(world);
-            let template = world.clients.first().map(|c| c.config.clone());
+            let template = world.clients().first().map(|c| c.config.clone());
             let topics: Vec<String> = world.topics().keys().cloned().collect();
             let config = ClientConfig {
                 name: name.clone(),
@@ -541,7 +532,7 @@ pub fn apply_user(world: &mut World, action: &UserAction) {
                 streams_instance: None,
             };
             let ordering = world
-                .clients
+                .clients()
                 .first()
                 .map(|c| c.ordering)
                 .unwrap_or_default();
@@ -552,7 +543,7 @@ pub fn apply_user(world: &mut World, action: &UserAction) {
         UserAction::Restart(n) => world.push_action(
             now,
             SimAction::Restart {
-                names: n.clone(),
+                name: n.clone(),
                 down_ms: RESTART_DOWN_MS,
             },
         ),

@@ -9,7 +9,7 @@
 //! until `P % N` members are at `maxQuota` (`assignRoundRobin`).
 
 use super::Prepared;
-use crate::coordinator::TopicPartition;
+use crate::ids::TopicPartition;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// Runs the constrained algorithm; returns each consumer's partitions and the

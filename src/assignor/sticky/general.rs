@@ -19,7 +19,7 @@
 
 use super::movements::Movements;
 use super::Prepared;
-use crate::coordinator::TopicPartition;
+use crate::ids::TopicPartition;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Runs the general algorithm; returns each consumer's partitions, sorted.

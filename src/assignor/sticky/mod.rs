@@ -54,7 +54,7 @@ mod movements;
 
 use super::ordering::java_cmp;
 use super::{subscribed_partitions, Subscription};
-use crate::coordinator::{MemberId, TopicPartition};
+use crate::ids::{MemberId, TopicPartition};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The cooperative-sticky assignor's decision for one rebalance.

@@ -3,7 +3,7 @@
 //! partitions of one topic back and forth between two members undoes an
 //! earlier move instead of making a second one.
 
-use crate::coordinator::TopicPartition;
+use crate::ids::TopicPartition;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A move from one consumer to another (Kafka's `ConsumerPair`), by consumer number.

@@ -17,7 +17,10 @@ fn run(mut s: AppState, msgs: impl IntoIterator<Item = Msg>) -> AppState {
 fn the_default_page_opens_kip345_restart_paused_at_zero() {
     let s = AppState::new(None);
     assert_eq!(s.preset.as_deref(), Some("kip345-restart"));
-    assert_eq!((s.world.now_ms, s.world.steps, s.playing), (0, 0, false));
+    assert_eq!(
+        (s.world.now_ms(), s.world.steps(), s.playing),
+        (0, 0, false)
+    );
     assert!(s.error.is_none());
 }
 
@@ -31,11 +34,11 @@ fn an_unknown_preset_opens_the_default_and_says_so() {
 #[test]
 fn step_runs_exactly_one_event_and_step_back_returns_to_the_same_world() {
     let s = run(app(), std::iter::repeat_n(Msg::Step, 25));
-    assert_eq!(s.world.steps, 25);
+    assert_eq!(s.world.steps(), 25);
     let at_24 = run(app(), std::iter::repeat_n(Msg::Step, 24));
     let back = s.reduce(Msg::StepBack);
-    assert_eq!(back.world.steps, 24);
-    assert_eq!(back.world.now_ms, at_24.world.now_ms);
+    assert_eq!(back.world.steps(), 24);
+    assert_eq!(back.world.now_ms(), at_24.world.now_ms());
     assert_eq!(back.world.snapshot(), at_24.world.snapshot());
 }
 
@@ -46,9 +49,9 @@ fn next_state_stops_at_the_first_state_or_generation_change() {
         .reduce(Msg::Step)
         .reduce(Msg::Step)
         .reduce(Msg::Step);
-    let before = (s.world.snapshot_state(), s.world.generation());
+    let before = (s.world.state(), s.world.generation());
     let s = s.reduce(Msg::NextState);
-    assert_ne!((s.world.snapshot_state(), s.world.generation()), before);
+    assert_ne!((s.world.state(), s.world.generation()), before);
     assert!(s.last_transition.is_some());
 }
 
@@ -58,9 +61,9 @@ fn playing_advances_virtual_time_by_speed_times_real_time() {
         .reduce(Msg::SetSpeed(2000))
         .reduce(Msg::TogglePlay)
         .reduce(Msg::Tick { real_ms: 500 });
-    assert_eq!(s.world.now_ms, 1000);
+    assert_eq!(s.world.now_ms(), 1000);
     let s = s.reduce(Msg::Pause).reduce(Msg::Tick { real_ms: 500 });
-    assert_eq!(s.world.now_ms, 1000, "a paused app ignores ticks");
+    assert_eq!(s.world.now_ms(), 1000, "a paused app ignores ticks");
 }
 
 #[test]
@@ -69,8 +72,8 @@ fn the_whole_kip345_preset_plays_to_its_end_without_a_rebalance_after_the_first(
     for _ in 0..100 {
         s = s.reduce(Msg::Tick { real_ms: 100 });
     }
-    assert!(s.world.ended);
-    assert_eq!(s.world.metrics.rebalances, 1);
+    assert!(s.world.has_ended());
+    assert_eq!(s.world.metrics().rebalances, 1);
     assert_eq!(s.world.generation(), 1);
     assert!(!s.playing, "play stops at the end");
     let s = s.reduce(Msg::Step);
@@ -88,25 +91,25 @@ fn added_consumers_take_the_next_free_letter_and_join() {
     );
     let names: Vec<&str> = s
         .world
-        .clients
+        .clients()
         .iter()
         .map(|c| c.config.name.as_str())
         .collect();
     assert_eq!(names, vec!["A", "B", "C", "D", "E"]);
     assert_eq!(
-        s.world.clients[3]
+        s.world.clients()[3]
             .config
             .group_instance_id
             .as_ref()
             .map(|i| i.as_str()),
         Some("D")
     );
-    assert!(s.world.clients[4].config.group_instance_id.is_none());
+    assert!(s.world.clients()[4].config.group_instance_id.is_none());
     let mut s = s.reduce(Msg::SetSpeed(60_000)).reduce(Msg::TogglePlay);
     for _ in 0..5 {
         s = s.reduce(Msg::Tick { real_ms: 100 });
     }
-    assert_eq!(s.world.coordinator.group().unwrap().members.len(), 5);
+    assert_eq!(s.world.coordinator().group().unwrap().members.len(), 5);
 }
 
 #[test]
@@ -122,7 +125,7 @@ fn user_actions_are_replayed_when_stepping_back() {
 #[test]
 fn bad_settings_are_rejected_in_place_naming_the_field_and_nothing_changes() {
     let s = run(app(), std::iter::repeat_n(Msg::Step, 10));
-    let steps = s.world.steps;
+    let steps = s.world.steps();
     let mut form = s.settings.clone();
     form.session_timeout_ms = "100".into();
     let s = s.reduce(Msg::ApplySettings(form));
@@ -133,7 +136,7 @@ fn bad_settings_are_rejected_in_place_naming_the_field_and_nothing_changes() {
         "{}",
         e.message
     );
-    assert_eq!(s.world.steps, steps, "the run is untouched");
+    assert_eq!(s.world.steps(), steps, "the run is untouched");
     assert_eq!(s.settings.session_timeout_ms, "30000");
 }
 
@@ -144,15 +147,15 @@ fn good_settings_restart_the_scenario_with_the_new_values() {
     form.assignor = "roundrobin".into();
     let s = app().reduce(Msg::Step).reduce(Msg::ApplySettings(form));
     assert!(s.settings_error.is_none());
-    assert_eq!(s.world.steps, 0);
+    assert_eq!(s.world.steps(), 0);
     assert!(s
         .world
-        .clients
+        .clients()
         .iter()
         .all(|c| c.config.session_timeout_ms == 12000));
     assert!(s
         .world
-        .clients
+        .clients()
         .iter()
         .all(|c| c.config.assignors == vec![AssignorKind::RoundRobin]));
 }
@@ -180,12 +183,12 @@ fn the_log_filter_matches_text_consumer_names_and_rule_ids() {
 fn an_action_after_the_scripted_end_runs_on_and_replays_the_same() {
     let s = app().reduce(Msg::SetSpeed(120_000)).reduce(Msg::TogglePlay);
     let mut s = run(s, std::iter::repeat_n(Msg::Tick { real_ms: 100 }, 20));
-    assert!(s.world.ended);
+    assert!(s.world.has_ended());
     let generation = s.world.generation();
     s = s.reduce(Msg::User(UserAction::AddConsumer { is_static: false }));
-    assert!(!s.world.ended);
+    assert!(!s.world.has_ended());
     s = run(s, std::iter::repeat_n(Msg::NextState, 3));
-    assert_eq!(s.world.snapshot_state(), GroupState::Stable);
+    assert_eq!(s.world.state(), GroupState::Stable);
     assert_eq!(
         s.world.generation(),
         generation + 1,
@@ -200,7 +203,7 @@ fn an_action_after_the_scripted_end_runs_on_and_replays_the_same() {
 fn an_action_taken_while_playing_replays_at_the_time_it_was_taken() {
     let s = app().reduce(Msg::SetSpeed(2_000)).reduce(Msg::TogglePlay);
     let s = run(s, std::iter::repeat_n(Msg::Tick { real_ms: 1_000 }, 11));
-    let at_ms = s.world.now_ms;
+    let at_ms = s.world.now_ms();
     let s = s.reduce(Msg::User(UserAction::Crash("B".into())));
     let s = run(s.reduce(Msg::Pause), std::iter::repeat_n(Msg::Step, 5));
     let forward = s.world.snapshot();
@@ -215,10 +218,10 @@ fn an_action_taken_while_playing_replays_at_the_time_it_was_taken() {
 #[test]
 fn a_user_action_takes_effect_at_once_and_replays_the_same() {
     let s = run(app(), std::iter::repeat_n(Msg::NextState, 3));
-    let steps = s.world.steps;
+    let steps = s.world.steps();
     let s = s.reduce(Msg::User(UserAction::Crash("B".into())));
-    assert!(s.world.steps > steps, "the crash event ran");
-    assert_eq!(s.world.clients[1].state, crate::sim::ClientState::Down);
+    assert!(s.world.steps() > steps, "the crash event ran");
+    assert_eq!(s.world.clients()[1].state, crate::sim::ClientState::Down);
     let s = s.reduce(Msg::User(UserAction::AddPartitions {
         topic: "t".into(),
         partitions: 12,

@@ -1,13 +1,13 @@
 //! Simulation scenarios (scenario-format.md "Simulation scenarios"): builds a
-//! [`World`] from a scenario file, runs it, and prints the trace with its
-//! closing `summary` line.
+//! [`World`] from a scenario file, runs it, and serialises its records as
+//! the trace with its closing `summary` line.
 
-use super::client::{Client, ClientConfig};
-use super::{Action, SimSettings, World, DEFAULT_END_MS};
+use super::model::{ActionStep, ConsumerSpec, ScenarioFile};
+use super::{coordinator_config, trace, ScenarioError};
 use crate::assignor::{AssignorKind, MemberOrdering};
 use crate::coordinator::GroupInstanceId;
-use crate::scenario::model::{ActionStep, ConsumerSpec, ScenarioFile};
-use crate::scenario::{coordinator_config, ScenarioError};
+use crate::sim::client::{Client, ClientConfig};
+use crate::sim::{Action, SimSettings, World, DEFAULT_END_MS};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 
@@ -145,7 +145,7 @@ fn action_of(
     }
     if let Some(n) = &a.restart {
         found.push(Action::Restart {
-            names: known(n, &format!("{at}.restart"), names)?,
+            name: known(n, &format!("{at}.restart"), names)?,
             down_ms: a.down_ms.unwrap_or(0),
         });
     } else if a.down_ms.is_some() {
@@ -288,7 +288,6 @@ pub fn world_of(file: &ScenarioFile, seed: u64) -> Result<World, ScenarioError> 
             .map(|t| (t.name.clone(), t.partitions))
             .collect(),
         end_ms,
-        action_ids: steps.iter().map(|a| a.id.clone()).collect(),
     };
     Ok(World::new(settings, clients_of(file), actions))
 }
@@ -296,27 +295,35 @@ pub fn world_of(file: &ScenarioFile, seed: u64) -> Result<World, ScenarioError> 
 /// Runs a simulation scenario to its end and returns the trace.
 pub fn run(file: &ScenarioFile, seed: u64) -> Result<Vec<Value>, ScenarioError> {
     let mut world = world_of(file, seed)?;
+    world.set_tracing(true);
     let mut steps = 0;
     while steps < MAX_STEPS && world.step() {
         steps += 1;
     }
-    let mut trace = std::mem::take(&mut world.trace);
-    trace.push(summary_line(&world));
-    Ok(trace)
+    let action_ids: Vec<Option<String>> = file
+        .actions
+        .as_deref()
+        .unwrap_or(&[])
+        .iter()
+        .map(|a| a.id.clone())
+        .collect();
+    let mut lines = trace::world_lines(&world, &action_ids);
+    lines.push(summary_line(&world));
+    Ok(lines)
 }
 
 /// The closing `summary` line.
 pub fn summary_line(world: &World) -> Value {
-    let m = &world.metrics;
+    let m = world.metrics();
     json!({
         "type": "summary",
-        "at_ms": world.now_ms,
+        "at_ms": world.now_ms(),
         "rebalances": m.rebalances,
-        "generation_id": world.coordinator.group().map_or(-1, |g| g.generation_id),
+        "generation_id": world.generation(),
         "partition_moves": m.partition_moves,
         "partition_unavailable_ms": m.partition_unavailable_ms,
         "fenced": m.fenced,
-        "violations": world.violations,
+        "violations": world.violations(),
         "per_consumer": m.per_consumer,
     })
 }

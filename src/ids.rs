@@ -1,4 +1,7 @@
 //! Kafka's identifiers as newtypes: member ids, instance ids, topic-partitions.
+//!
+//! The leaf of the crate: it imports nothing of ours, and both the
+//! coordinator and the assignors use it.
 
 use serde::{Serialize, Serializer};
 use std::fmt;

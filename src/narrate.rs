@@ -1,0 +1,336 @@
+//! The narrator: the one place where events become sentences.
+//!
+//! The coordinator and the simulator emit events as data
+//! ([`crate::coordinator::Event`], [`crate::sim::WorldEvent`]); this module
+//! words them for the event log, the narration caption, the CLI trace's
+//! `text` and the exporters. Nothing parses these sentences back: whoever
+//! needs a fact reads it from the event.
+//!
+//! Layer: above `coordinator` and `sim`, below `scenario` and `ui`.
+
+use crate::coordinator::{
+    Api, ErrorCode, Event, PendingRemoval, RebalanceCause, RemovalCause, Rule,
+};
+use crate::ids::{GroupInstanceId, MemberId};
+use crate::sim::{Action, Client, ClientAction, LogEntry, RejoinCause, WorldEvent};
+
+/// The sentence for one event-log entry; `clients` names its consumer.
+pub fn entry(entry: &LogEntry, clients: &[Client]) -> String {
+    let name = || {
+        entry
+            .consumer
+            .and_then(|c| clients.get(c))
+            .map_or("?", |c| c.config.name.as_str())
+    };
+    match &entry.event {
+        WorldEvent::Coordinator(e) => coordinator_event(e, entry.rule),
+        WorldEvent::Client(action) => client_action(name(), action),
+        other => world_event(other),
+    }
+}
+
+/// The sentence for a coordinator event (`rule` is the rule that fired it).
+pub fn coordinator_event(event: &Event, rule: Option<Rule>) -> String {
+    match event {
+        Event::GroupCreated { group_id } => {
+            format!("Group {group_id} created (Empty, generation 0).")
+        }
+        Event::StateChanged { from, to } => match rule {
+            Some(rule) => format!("{from} → {to}: {}.", rule.summary()),
+            None => format!("{from} → {to}."),
+        },
+        Event::MemberAdded {
+            member_id,
+            group_instance_id,
+        } => format!("{} joins the group.", member(member_id, group_instance_id.as_ref())),
+        Event::MemberRemoved {
+            member_id,
+            group_instance_id,
+            cause,
+        } => format!(
+            "{} removed: {}.",
+            member(member_id, group_instance_id.as_ref()),
+            removal(*cause, group_instance_id.as_ref())
+        ),
+        Event::MemberReplaced {
+            group_instance_id,
+            old_member_id,
+            member_id,
+        } => format!("group.instance.id={group_instance_id} rejoined with an unknown member id: {old_member_id} is replaced by {member_id}; the old id is fenced."),
+        Event::MemberFenced {
+            member_id,
+            group_instance_id,
+            current_member_id,
+            api,
+        } => fenced(member_id, group_instance_id, current_member_id.as_ref(), *api),
+        Event::PendingMemberAdded { member_id } => format!(
+            "{member_id} is pending until it joins again with its new member id (KIP-394)."
+        ),
+        Event::PendingMemberRemoved { member_id, cause } => match cause {
+            PendingRemoval::Expired => format!(
+                "Pending member id {member_id} was never used to join and expired (KIP-394)."
+            ),
+            PendingRemoval::Left => format!("Pending member id {member_id} left before joining."),
+        },
+        Event::LeaderChanged { to, .. } => match to {
+            Some(l) => format!("The leader is now {l} (Kafka picks an arbitrary member here; GroupScope takes the first)."),
+            None => "The group has no leader.".to_string(),
+        },
+        Event::GenerationStarted {
+            generation_id,
+            protocol_name,
+        } => match protocol_name {
+            Some(p) => format!("Generation {generation_id} begins with protocol {p}."),
+            None => format!("Generation {generation_id} begins with no members."),
+        },
+        Event::AssignmentStored { generation_id } => {
+            format!("The leader's assignment for generation {generation_id} is stored.")
+        }
+        Event::RebalancePrepared { cause } => rebalance(cause),
+        other => join_phase_event(other),
+    }
+}
+
+/// Sentences for the join phase's own events (timers, parked requests).
+fn join_phase_event(event: &Event) -> String {
+    match event {
+        Event::JoinPhaseOpened { timeout_ms } => format!(
+            "The join phase lasts at most {timeout_ms} ms (the members' largest rebalance timeout)."
+        ),
+        Event::InitialDelayStarted { delay_ms } => format!("Initial rebalance delay: the join phase waits {delay_ms} ms (group.initial.rebalance.delay.ms) for more members."),
+        Event::InitialDelayExtended {
+            delay_ms,
+            remaining_ms,
+        } => format!("New members arrived during the initial delay: waiting {delay_ms} ms more ({remaining_ms} ms of extension left)."),
+        Event::InitialDelayOver => {
+            "The initial rebalance delay is over: the join phase ends.".to_string()
+        }
+        Event::RebalanceTimeoutExpired => {
+            "The rebalance timeout expired: the join phase ends now.".to_string()
+        }
+        Event::RebalanceTimeoutRearmed { timeout_ms } => {
+            format!("Nobody has rejoined: the join phase waits another {timeout_ms} ms.")
+        }
+        Event::JoinParked { member_id } => {
+            format!("{member_id} rejoined; it waits for the join phase to complete.")
+        }
+        Event::SyncParked { member_id } => {
+            format!("{member_id} waits for the leader's assignment.")
+        }
+        Event::StaticMemberKept {
+            member_id,
+            generation_id,
+            ..
+        } => format!(
+            "{member_id} keeps its partitions at generation {generation_id}: no rebalance (KIP-345)."
+        ),
+        Event::StaticMemberTookPlace {
+            member_id,
+            old_member_id,
+        } => format!("{member_id} takes {old_member_id}'s place in the join phase."),
+        // Every other kind is worded by `coordinator_event`.
+        other => coordinator_event(other, None),
+    }
+}
+
+/// `Static member X (group.instance.id=A)` or `Member X`.
+fn member(member_id: &MemberId, iid: Option<&GroupInstanceId>) -> String {
+    match iid {
+        Some(i) => format!("Static member {member_id} (group.instance.id={i})"),
+        None => format!("Member {member_id}"),
+    }
+}
+
+/// Why a member was removed, as a clause.
+fn removal(cause: RemovalCause, iid: Option<&GroupInstanceId>) -> String {
+    match cause {
+        RemovalCause::SessionExpired { session_timeout_ms } => {
+            format!("no heartbeat within session.timeout.ms = {session_timeout_ms} ms")
+        }
+        RemovalCause::NewMemberJoinTimeout { timeout_ms } => format!(
+            "it did not complete its first join within {timeout_ms} ms (NewMemberJoinTimeoutMs)"
+        ),
+        RemovalCause::LeftGroup => "it sent LeaveGroup".to_string(),
+        RemovalCause::RemovedByInstanceId => format!(
+            "removed by group.instance.id={} (LeaveGroup with no member id)",
+            iid.map_or("", |i| i.as_str())
+        ),
+        RemovalCause::SyncMissed => "it sent no SyncGroup within the rebalance timeout".to_string(),
+        RemovalCause::NotRejoined => "a dynamic member that did not rejoin in time".to_string(),
+        RemovalCause::GroupMaxSize => "group.max.size reached".to_string(),
+    }
+}
+
+fn rebalance(cause: &RebalanceCause) -> String {
+    let why = match cause {
+        RebalanceCause::MemberJoined { member_id } => format!("new member {member_id} joined"),
+        RebalanceCause::LeaderRejoined { member_id } => format!("the leader {member_id} rejoined"),
+        RebalanceCause::MetadataChanged { member_id } => {
+            format!("{member_id} rejoined with changed metadata")
+        }
+        RebalanceCause::StaticProtocolChange { group_instance_id } => format!(
+            "static member {group_instance_id} rejoined and the selected protocol would change"
+        ),
+        RebalanceCause::StaticReplacedWhileCompleting { group_instance_id } => format!("static member {group_instance_id} was replaced during CompletingRebalance; the leader's plan may name the old id (KAFKA-9801)"),
+        RebalanceCause::MemberRemoved {
+            group_instance_id,
+            cause,
+            ..
+        } => removal(*cause, group_instance_id.as_ref()),
+        RebalanceCause::SyncMissed { member_ids } => {
+            let names: Vec<&str> = member_ids.iter().map(|m| m.as_str()).collect();
+            format!("{} did not sync in time", names.join(", "))
+        }
+        RebalanceCause::Forced => {
+            return "Rebalance forced by an operator: the KIP-345 draft proposed an admin invokeConsumerRebalance; Kafka never shipped it.".to_string();
+        }
+    };
+    format!("Rebalance: {why}.")
+}
+
+fn fenced(
+    member_id: &MemberId,
+    iid: &GroupInstanceId,
+    current: Option<&MemberId>,
+    api: Api,
+) -> String {
+    let owner = current.map_or_else(|| "another member".to_string(), |c| c.to_string());
+    format!("{member_id} is fenced: its {api} is answered FENCED_INSTANCE_ID, because group.instance.id={iid} now belongs to {owner}.")
+}
+
+/// The sentence for what consumer `name` did.
+pub fn client_action(name: &str, action: &ClientAction) -> String {
+    match action {
+        ClientAction::Start => format!("{name} starts and sends JoinGroup."),
+        ClientAction::Restart { down_ms } => {
+            format!("{name} is down for {down_ms} ms and starts again with member id \"\".")
+        }
+        ClientAction::Crash => format!("{name} crashes: no LeaveGroup, no more heartbeats."),
+        ClientAction::Close {
+            leave_group: true, ..
+        } => format!("{name} closes and sends LeaveGroup."),
+        ClientAction::Close { is_static, .. } => {
+            let why = if *is_static {
+                "a static member does not send LeaveGroup (leave.group.on.close is false)"
+            } else {
+                "leave.group.on.close is false"
+            };
+            format!("{name} closes without LeaveGroup: {why}.")
+        }
+        ClientAction::Joined {
+            generation_id,
+            leader,
+            skip_assignment,
+        } => {
+            let role = match (leader, skip_assignment) {
+                (true, false) => "as leader, runs the assignor and sends the plan",
+                (true, true) => "as leader with skip_assignment (KIP-814): the stored plan stands",
+                _ => "as follower",
+            };
+            format!("{name} joined generation {generation_id} {role}.")
+        }
+        ClientAction::Assigned {
+            generation_id,
+            partitions,
+        } => {
+            let list: Vec<String> = partitions.iter().map(|p| p.to_string()).collect();
+            let what = if list.is_empty() {
+                "nothing".to_string()
+            } else {
+                list.join(", ")
+            };
+            format!("{name} consumes {what} (generation {generation_id}).")
+        }
+        ClientAction::Rejoin { cause, revoked } => rejoin(name, cause, revoked.len()),
+        ClientAction::ResetMemberId { .. } => {
+            format!("{name} got UNKNOWN_MEMBER_ID: resets its member id.")
+        }
+        ClientAction::Retry { error, backoff_ms } => {
+            format!("{name} got {error} on JoinGroup: retries after {backoff_ms} ms.")
+        }
+        ClientAction::Fenced {
+            api,
+            group_instance_id,
+        } => format!(
+            "{name} got FENCED_INSTANCE_ID on {api}: another process registered group.instance.id={} — fatal, the consumer stops.",
+            group_instance_id.as_ref().map_or("", |i| i.as_str())
+        ),
+        ClientAction::Failed { api, error } => {
+            format!("{name} got {error} on {api}: fatal, the consumer stops.")
+        }
+    }
+}
+
+fn rejoin(name: &str, cause: &RejoinCause, revoked: usize) -> String {
+    use ErrorCode::{RebalanceInProgress, UnknownMemberId};
+    match cause {
+        RejoinCause::MemberIdRequired => format!(
+            "{name} got MEMBER_ID_REQUIRED (KIP-394) and joins again with its new member id."
+        ),
+        RejoinCause::CooperativeRevoke => {
+            format!("{name} revoked {revoked} partition(s) and rejoins (cooperative).")
+        }
+        RejoinCause::NewMetadata => {
+            format!("{name} (the leader) sees new partitions in the metadata and rejoins.")
+        }
+        RejoinCause::Error { api, error } => match (api, error) {
+            (Api::SyncGroup, UnknownMemberId) => format!(
+                "{name} got UNKNOWN_MEMBER_ID on SyncGroup: resets its member id and rejoins."
+            ),
+            (Api::Heartbeat, RebalanceInProgress) => format!(
+                "{name} got REBALANCE_IN_PROGRESS on Heartbeat: revokes its partitions and rejoins."
+            ),
+            (Api::Heartbeat, UnknownMemberId) => format!("{name} got UNKNOWN_MEMBER_ID on Heartbeat: it was removed; resets its member id and rejoins."),
+            _ => format!("{name} got {error} on {api} and rejoins."),
+        },
+    }
+}
+
+/// Sentences for the operator's and the metadata's events.
+fn world_event(event: &WorldEvent) -> String {
+    match event {
+        WorldEvent::AdminRemove { consumers } => format!(
+            "An operator removes {} with one LeaveGroup (removeMembersFromConsumerGroup, member id \"\" + group.instance.id).",
+            consumers.join(", ")
+        ),
+        WorldEvent::AdminRemoveAnswered { members } => {
+            let parts: Vec<String> = members
+                .iter()
+                .map(|m| {
+                    let iid = m.group_instance_id.as_ref().map_or("?", |i| i.as_str());
+                    format!("{iid}: {}", m.error)
+                })
+                .collect();
+            format!("Admin removal answered: {}.", parts.join(", "))
+        }
+        WorldEvent::TopicCreated { topic, partitions } => {
+            format!("Topic {topic} is created with {partitions} partitions.")
+        }
+        WorldEvent::PartitionsAdded {
+            topic,
+            partitions,
+            was,
+        } => format!("Topic {topic} now has {partitions} partitions (was {was})."),
+        WorldEvent::Coordinator(e) => coordinator_event(e, None),
+        WorldEvent::Client(a) => client_action("?", a),
+    }
+}
+
+/// A user action in a few words (`restart A (down 5000 ms)`).
+pub fn action(action: &Action) -> String {
+    match action {
+        Action::Start(n) => format!("start {n}"),
+        Action::Restart { name, down_ms } => format!("restart {name} (down {down_ms} ms)"),
+        Action::Crash(n) => format!("crash {n}"),
+        Action::Close(n) => format!("close {n}"),
+        Action::AdminRemove(n) => format!("admin removes {}", n.join(", ")),
+        Action::AddPartitions { topic, partitions } => {
+            format!("{topic} grows to {partitions} partitions")
+        }
+        Action::ForceRebalance => "forced rebalance (KIP-345 draft)".into(),
+        Action::End => "end".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

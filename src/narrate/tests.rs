@@ -1,0 +1,194 @@
+//! Every event kind is worded, in a sentence that names the facts it carries.
+
+use super::*;
+use crate::coordinator::{GroupState, LeaveMemberResponse};
+use crate::ids::TopicPartition;
+
+/// A whole sentence: some words, a full stop, no placeholder left in.
+fn sentence_like(text: &str) -> bool {
+    text.split_whitespace().count() >= 3 && text.ends_with('.') && !text.contains('{')
+}
+
+#[test]
+fn every_coordinator_event_kind_is_narrated_as_a_sentence() {
+    for event in Event::examples() {
+        let text = coordinator_event(&event, Some(Rule::JoinComplete));
+        assert!(sentence_like(&text), "{}: {text:?}", event.name());
+        for id in event.member_ids() {
+            assert!(
+                text.contains(id.as_str()),
+                "{}: {text:?} lacks {id}",
+                event.name()
+            );
+        }
+    }
+}
+
+#[test]
+fn the_examples_cover_every_kind_once() {
+    let names: Vec<&str> = Event::examples().iter().map(|e| e.name()).collect();
+    let mut unique = names.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(names.len(), unique.len());
+    assert_eq!(
+        names.len(),
+        22,
+        "a new kind needs an example and a sentence"
+    );
+}
+
+#[test]
+fn a_state_change_cites_the_rule_that_moved_the_group() {
+    let event = Event::StateChanged {
+        from: GroupState::Stable,
+        to: GroupState::PreparingRebalance,
+    };
+    let text = coordinator_event(&event, Some(Rule::LeaveMember));
+    assert_eq!(
+        text,
+        format!(
+            "Stable → PreparingRebalance: {}.",
+            Rule::LeaveMember.summary()
+        )
+    );
+}
+
+#[test]
+fn a_static_rejoin_in_stable_says_no_rebalance() {
+    let event = Event::StaticMemberKept {
+        member_id: MemberId::from("A-1"),
+        group_instance_id: GroupInstanceId::from("A"),
+        generation_id: 3,
+    };
+    assert_eq!(
+        coordinator_event(&event, Some(Rule::StaticReplaceStable)),
+        "A-1 keeps its partitions at generation 3: no rebalance (KIP-345)."
+    );
+}
+
+fn client_actions() -> Vec<ClientAction> {
+    let tp = |p| TopicPartition::new("t", p);
+    vec![
+        ClientAction::Start,
+        ClientAction::Restart { down_ms: 5000 },
+        ClientAction::Crash,
+        ClientAction::Close {
+            leave_group: true,
+            is_static: false,
+        },
+        ClientAction::Close {
+            leave_group: false,
+            is_static: true,
+        },
+        ClientAction::Joined {
+            generation_id: 2,
+            leader: true,
+            skip_assignment: false,
+        },
+        ClientAction::Assigned {
+            generation_id: 2,
+            partitions: vec![tp(0), tp(1)],
+        },
+        ClientAction::Rejoin {
+            cause: RejoinCause::Error {
+                api: Api::Heartbeat,
+                error: ErrorCode::RebalanceInProgress,
+            },
+            revoked: vec![tp(0)],
+        },
+        ClientAction::Rejoin {
+            cause: RejoinCause::MemberIdRequired,
+            revoked: vec![],
+        },
+        ClientAction::Rejoin {
+            cause: RejoinCause::CooperativeRevoke,
+            revoked: vec![tp(1)],
+        },
+        ClientAction::Rejoin {
+            cause: RejoinCause::NewMetadata,
+            revoked: vec![],
+        },
+        ClientAction::ResetMemberId { backoff_ms: 100 },
+        ClientAction::Retry {
+            error: ErrorCode::CoordinatorNotAvailable,
+            backoff_ms: 100,
+        },
+        ClientAction::Fenced {
+            api: Api::SyncGroup,
+            group_instance_id: Some(GroupInstanceId::from("A")),
+        },
+        ClientAction::Failed {
+            api: Api::JoinGroup,
+            error: ErrorCode::InvalidSessionTimeout,
+        },
+    ]
+}
+
+#[test]
+fn every_client_action_is_narrated_with_the_consumer_name() {
+    for action in client_actions() {
+        let text = client_action("A", &action);
+        assert!(text.starts_with("A "), "{}: {text:?}", action.name());
+        assert!(sentence_like(&text), "{}: {text:?}", action.name());
+    }
+}
+
+#[test]
+fn an_assignment_lists_its_partitions_and_an_empty_one_says_nothing() {
+    let tp = |p| TopicPartition::new("t", p);
+    let some = ClientAction::Assigned {
+        generation_id: 1,
+        partitions: vec![tp(0), tp(2)],
+    };
+    assert_eq!(
+        client_action("B", &some),
+        "B consumes t-0, t-2 (generation 1)."
+    );
+    let none = ClientAction::Assigned {
+        generation_id: 1,
+        partitions: vec![],
+    };
+    assert_eq!(
+        client_action("B", &none),
+        "B consumes nothing (generation 1)."
+    );
+}
+
+#[test]
+fn operator_and_metadata_events_are_narrated() {
+    let events = [
+        WorldEvent::AdminRemove {
+            consumers: vec!["A".into(), "B".into()],
+        },
+        WorldEvent::AdminRemoveAnswered {
+            members: vec![LeaveMemberResponse {
+                member_id: MemberId::default(),
+                group_instance_id: Some(GroupInstanceId::from("A")),
+                error: ErrorCode::None,
+            }],
+        },
+        WorldEvent::TopicCreated {
+            topic: "u".into(),
+            partitions: 3,
+        },
+        WorldEvent::PartitionsAdded {
+            topic: "t".into(),
+            partitions: 12,
+            was: 9,
+        },
+    ];
+    for event in events {
+        let text = world_event(&event);
+        assert!(sentence_like(&text), "{}: {text:?}", event.name());
+    }
+    let grown = WorldEvent::PartitionsAdded {
+        topic: "t".into(),
+        partitions: 12,
+        was: 9,
+    };
+    assert_eq!(
+        world_event(&grown),
+        "Topic t now has 12 partitions (was 9)."
+    );
+}
