@@ -113,6 +113,23 @@ async fn the_state_diagram_marks_only_the_current_state() {
     }
 }
 
+/// Where the page stands: (timeline position in events, virtual ms, group
+/// state, generation).
+fn position(root: &Element) -> (String, u64, String, String) {
+    let timeline: HtmlInputElement = root
+        .query_selector("input[aria-label=Timeline]")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    (
+        timeline.value(),
+        ms_of(root),
+        text_of(root, "group-state"),
+        text_of(root, "generation"),
+    )
+}
+
 #[wasm_bindgen_test]
 async fn stepping_moves_virtual_time_and_takes_the_group_out_of_empty() {
     let root = mount_app().await;
@@ -128,14 +145,32 @@ async fn stepping_moves_virtual_time_and_takes_the_group_out_of_empty() {
     click(&button(&root, "Next state")).await;
     assert_eq!(text_of(&root, "group-state"), "CompletingRebalance");
     assert_eq!(text_of(&root, "generation"), "1");
-    let before = ms_of(&root);
-    click(&button(&root, "Next state")).await;
-    assert_eq!(text_of(&root, "group-state"), "Stable");
-    assert!(ms_of(&root) >= before);
-    // Step back returns to the event before.
-    let stepped = ms_of(&root);
+    // Step one event at a time to Stable, remembering where each step left
+    // the page: every Step moves the timeline by exactly one event.
+    let mut seen = vec![position(&root)];
+    while seen.last().unwrap().2 != "Stable" {
+        assert!(seen.len() < 200, "Stable within 200 events: {seen:?}");
+        click(&step).await;
+        seen.push(position(&root));
+    }
+    for pair in seen.windows(2) {
+        let events: [u64; 2] = [pair[0].0.parse().unwrap(), pair[1].0.parse().unwrap()];
+        assert_eq!(events[1], events[0] + 1, "{pair:?}");
+    }
+    // Step back returns exactly to the event before, twice, and Step goes
+    // forward to exactly the same place again.
+    let n = seen.len();
+    assert!(n >= 2);
     click(&button(&root, "Step back")).await;
-    assert!(ms_of(&root) <= stepped);
+    assert_eq!(position(&root), seen[n - 2], "one Step back");
+    if n >= 3 {
+        click(&button(&root, "Step back")).await;
+        assert_eq!(position(&root), seen[n - 3], "two Steps back");
+        click(&step).await;
+        assert_eq!(position(&root), seen[n - 2], "Step after Step back");
+    }
+    click(&step).await;
+    assert_eq!(position(&root), seen[n - 1], "back at Stable");
 }
 
 #[wasm_bindgen_test]
