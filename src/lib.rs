@@ -15,6 +15,7 @@
 
 pub mod assignor;
 pub mod coordinator;
+pub mod defaults;
 pub mod ids;
 pub mod narrate;
 pub mod scenario;

@@ -147,10 +147,7 @@ async fn a_group_with_no_assignment_leaves_every_cell_unowned() {
 #[wasm_bindgen_test]
 async fn five_hundred_added_partitions_render_one_cell_each_under_their_topic() {
     let (mut state, _) = stable_group();
-    state.update(Msg::User(UserAction::AddPartitions {
-        topic: "big".into(),
-        partitions: 500,
-    }));
+    state.update(Msg::User(UserAction::add_partitions("big".into(), 500)));
     let snap = step_until(&mut state, |s| s.partitions.len() == 509);
     let root = mount::<AssignmentGrid>(groupscope::ui::AssignmentGridProps {
         snap: Rc::new(snap),
@@ -338,7 +335,7 @@ async fn only_the_newest_rows_are_built_and_the_total_still_counts_every_event()
         }
         if !state.world.step() {
             // The script is over: keep the group busy with more restarts.
-            state.update(Msg::User(UserAction::Restart("A".into())));
+            state.update(Msg::User(UserAction::restart("A".into())));
         }
     }
     assert!(state.world.log().len() >= 400);

@@ -11,19 +11,40 @@ use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 
 /// How the range and round-robin assignors order members.
+/// In a scenario file it is named by the Kafka version (`"2.4"`, `"2.3"`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
 pub enum MemberOrdering {
     /// Kafka 2.4+ (`MemberInfo.compareTo`): two static members by instance id;
     /// static before dynamic; two dynamic members by member id.
     #[default]
+    #[serde(rename = "2.4")]
     InstanceIdFirst,
     /// Kafka 2.3 and earlier: by member id only, ignoring instance ids
     /// (`Collections.sort` on member-id strings).
+    #[serde(rename = "2.3")]
     MemberIdOnly,
 }
 
 impl MemberOrdering {
+    /// Both orderings, newest Kafka first.
+    pub const ALL: [MemberOrdering; 2] = [
+        MemberOrdering::InstanceIdFirst,
+        MemberOrdering::MemberIdOnly,
+    ];
+
+    /// The Kafka version that orders this way, as a scenario file names it.
+    pub fn version(self) -> &'static str {
+        match self {
+            MemberOrdering::InstanceIdFirst => "2.4",
+            MemberOrdering::MemberIdOnly => "2.3",
+        }
+    }
+
+    /// Parses [`Self::version`]'s text.
+    pub fn from_version(text: &str) -> Option<MemberOrdering> {
+        Self::ALL.into_iter().find(|o| o.version() == text)
+    }
+
     /// Compares two members the way this Kafka version's assignors do.
     /// Equal keys compare `Equal`; callers sort stably, as `Collections.sort` does.
     pub fn compare(self, a: &Subscription, b: &Subscription) -> Ordering {
@@ -139,6 +160,12 @@ mod tests {
     fn the_default_ordering_is_kafka_2_4s() {
         assert_eq!(MemberOrdering::default(), MemberOrdering::InstanceIdFirst);
         let json = serde_json::to_string(&MemberOrdering::MemberIdOnly).unwrap();
-        assert_eq!(json, "\"member_id_only\"");
+        assert_eq!(
+            json, "\"2.3\"",
+            "a scenario file names the ordering by Kafka version"
+        );
+        let back: MemberOrdering = serde_json::from_str("\"2.4\"").unwrap();
+        assert_eq!(back, MemberOrdering::InstanceIdFirst);
+        assert!(serde_json::from_str::<MemberOrdering>("\"2.5\"").is_err());
     }
 }

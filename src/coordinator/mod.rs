@@ -44,8 +44,8 @@ use rand_core::{RngCore, SeedableRng};
 use std::collections::VecDeque;
 use timers::Timers;
 
-/// Kafka's NewMemberJoinTimeoutMs: 5 minutes, not configurable (spec §0.4).
-pub const NEW_MEMBER_JOIN_TIMEOUT_MS: u64 = 5 * 60 * 1000;
+use crate::defaults;
+pub use crate::defaults::NEW_MEMBER_JOIN_TIMEOUT_MS;
 
 /// Broker-side group configuration (spec §0.4).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,10 +64,10 @@ pub struct CoordinatorConfig {
 impl Default for CoordinatorConfig {
     fn default() -> Self {
         CoordinatorConfig {
-            group_id: "group".to_string(),
-            initial_rebalance_delay_ms: 3000,
-            min_session_timeout_ms: 6000,
-            max_session_timeout_ms: 1_800_000,
+            group_id: defaults::GROUP_ID.to_string(),
+            initial_rebalance_delay_ms: defaults::INITIAL_REBALANCE_DELAY_MS,
+            min_session_timeout_ms: defaults::MIN_SESSION_TIMEOUT_MS,
+            max_session_timeout_ms: defaults::MAX_SESSION_TIMEOUT_MS,
             max_size: None,
         }
     }
@@ -89,6 +89,36 @@ pub enum Output {
     },
 }
 
+/// Timers one `handle_timeout` call fires at most.
+const TIMER_BUDGET: u32 = 1_000_000;
+
+/// Something Kafka's rules forbid that the coordinator did anyway: always a
+/// bug in GroupScope, reported by the simulator's invariant checks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CoordinatorBug {
+    /// A state change outside Kafka's valid-previous-state table.
+    IllegalTransition {
+        from: GroupState,
+        to: GroupState,
+        rule: Rule,
+    },
+    /// More timers were due at one instant than [`TIMER_BUDGET`].
+    TimerStorm { at_ms: u64 },
+}
+
+impl std::fmt::Display for CoordinatorBug {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CoordinatorBug::IllegalTransition { from, to, rule } => {
+                write!(f, "illegal transition {from} -> {to} ({})", rule.id())
+            }
+            CoordinatorBug::TimerStorm { at_ms } => {
+                write!(f, "more than {TIMER_BUDGET} timers were due at {at_ms} ms")
+            }
+        }
+    }
+}
+
 /// The classic group coordinator for one group.
 #[derive(Clone, Debug)]
 pub struct Coordinator {
@@ -98,8 +128,8 @@ pub struct Coordinator {
     outbox: VecDeque<Output>,
     rng: ChaCha8Rng,
     now_ms: u64,
-    /// Transitions Kafka would have refused; always empty unless there is a bug.
-    illegal_transitions: Vec<String>,
+    /// What Kafka's rules forbid and happened anyway; empty unless there is a bug.
+    bugs: Vec<CoordinatorBug>,
 }
 
 impl Coordinator {
@@ -112,7 +142,7 @@ impl Coordinator {
             outbox: VecDeque::new(),
             rng: ChaCha8Rng::seed_from_u64(seed),
             now_ms: 0,
-            illegal_transitions: Vec::new(),
+            bugs: Vec::new(),
         }
     }
 
@@ -140,9 +170,10 @@ impl Coordinator {
         self.now_ms
     }
 
-    /// Transitions that broke Kafka's valid-previous-state table (a bug if non-empty).
-    pub fn illegal_transitions(&self) -> &[String] {
-        &self.illegal_transitions
+    /// What went against Kafka's rules (a bug in GroupScope if non-empty):
+    /// transitions outside the valid-previous-state table, a timer storm.
+    pub fn bugs(&self) -> &[CoordinatorBug] {
+        &self.bugs
     }
 
     /// Handles one request at `now_ms`. Timers due at or before `now_ms`
@@ -163,12 +194,15 @@ impl Coordinator {
     pub fn handle_timeout(&mut self, now_ms: u64) {
         // Each expiry can arm at most a few new timers; this bound is far
         // above anything a group of realistic size produces at one instant.
-        let mut budget = 1_000_000u32;
+        // Reaching it is a bug, reported rather than looping forever.
+        let mut budget = TIMER_BUDGET;
         while let Some(timer) = self.timers.pop_due(now_ms) {
             self.now_ms = self.now_ms.max(timer.deadline_ms);
             self.fire(timer);
             budget -= 1;
             if budget == 0 {
+                debug_assert!(false, "timer budget exhausted at {now_ms} ms");
+                self.bugs.push(CoordinatorBug::TimerStorm { at_ms: now_ms });
                 break;
             }
         }
@@ -245,9 +279,9 @@ impl Coordinator {
     fn transition(&mut self, to: GroupState, rule: Rule) {
         let from = self.g().state;
         if !to.can_transition_from(from) {
-            let msg = format!("illegal transition {from} -> {to} ({})", rule.id());
-            debug_assert!(false, "{msg}");
-            self.illegal_transitions.push(msg);
+            let bug = CoordinatorBug::IllegalTransition { from, to, rule };
+            debug_assert!(false, "{bug}");
+            self.bugs.push(bug);
         }
         self.g_mut().state = to;
         self.event(Event::StateChanged { from, to }, rule);

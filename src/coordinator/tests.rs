@@ -402,5 +402,5 @@ fn kip394_dynamic_join_needs_the_member_id_round_trip_and_the_pending_id_blocks_
 #[test]
 fn no_request_sequence_in_these_tests_breaks_the_transition_table() {
     let (c, _, _) = fx_s2();
-    assert!(c.illegal_transitions().is_empty());
+    assert!(c.bugs().is_empty());
 }

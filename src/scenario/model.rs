@@ -1,6 +1,8 @@
 //! The scenario file format (spec/scenario-format.md), as serde types.
 //! Unknown keys are errors; every error names its JSON path.
 
+use crate::assignor::{AssignorKind, MemberOrdering};
+use crate::defaults;
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -52,13 +54,13 @@ pub struct ConfigSpec {
 impl Default for ConfigSpec {
     fn default() -> Self {
         ConfigSpec {
-            group_id: "group".into(),
-            initial_rebalance_delay_ms: 3000,
-            min_session_timeout_ms: 6000,
-            max_session_timeout_ms: 1_800_000,
+            group_id: defaults::GROUP_ID.into(),
+            initial_rebalance_delay_ms: defaults::INITIAL_REBALANCE_DELAY_MS,
+            min_session_timeout_ms: defaults::MIN_SESSION_TIMEOUT_MS,
+            max_session_timeout_ms: defaults::MAX_SESSION_TIMEOUT_MS,
             max_size: None,
-            session_timeout_ms: 45_000,
-            rebalance_timeout_ms: 300_000,
+            session_timeout_ms: defaults::SESSION_TIMEOUT_MS,
+            rebalance_timeout_ms: defaults::REBALANCE_TIMEOUT_MS,
         }
     }
 }
@@ -119,13 +121,13 @@ pub struct ProtocolFull {
 }
 
 fn default_version() -> i16 {
-    9
+    defaults::JOIN_GROUP_VERSION
 }
 fn default_protocol_type() -> String {
     "consumer".into()
 }
 fn default_client_id() -> String {
-    "client".into()
+    defaults::CLIENT_ID.into()
 }
 fn default_protocols() -> Vec<ProtocolSpec> {
     vec![ProtocolSpec::Name("range".into())]
@@ -231,8 +233,9 @@ pub struct ConsumerSpec {
     pub heartbeat_interval_ms: Option<u64>,
     #[serde(default)]
     pub rebalance_timeout_ms: Option<u64>,
+    /// Protocol names in preference order (`range`, `roundrobin`, `cooperative-sticky`).
     #[serde(default)]
-    pub assignors: Option<Vec<String>>,
+    pub assignors: Option<Vec<AssignorKind>>,
     #[serde(default)]
     pub topics: Option<Vec<String>>,
     #[serde(default)]
@@ -260,7 +263,7 @@ pub struct NetworkSpec {
 pub struct ClientSpec {
     /// `"2.4"` (instance ids first, the default) or `"2.3"` (member ids only).
     #[serde(default)]
-    pub range_ordering: Option<String>,
+    pub range_ordering: Option<MemberOrdering>,
 }
 
 #[derive(Clone, Debug, Deserialize, PartialEq)]

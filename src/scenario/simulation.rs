@@ -6,13 +6,12 @@ use super::model::{ActionStep, ConsumerSpec, ScenarioFile};
 use super::{coordinator_config, trace, ScenarioError};
 use crate::assignor::{AssignorKind, MemberOrdering};
 use crate::coordinator::GroupInstanceId;
+use crate::defaults;
 use crate::sim::client::{Client, ClientConfig};
 use crate::sim::{Action, SimSettings, World, DEFAULT_END_MS};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 
-/// Kafka's `heartbeat.interval.ms` default.
-pub const DEFAULT_HEARTBEAT_INTERVAL_MS: u64 = 3000;
 /// A bound on steps for one CLI run, far above any scenario's needs.
 pub const MAX_STEPS: u64 = 20_000_000;
 
@@ -89,14 +88,6 @@ fn validate_consumer(c: &ConsumerSpec, at: &str, file: &ScenarioFile) -> Result<
             "expected at least 1 ms",
         ));
     }
-    for (k, a) in c.assignors.as_deref().unwrap_or(&[]).iter().enumerate() {
-        if AssignorKind::from_name(a).is_none() {
-            return Err(ScenarioError::new(
-                format!("{at}.assignors[{k}]"),
-                format!("unknown assignor {a:?}; expected one of \"range\", \"roundrobin\", \"cooperative-sticky\""),
-            ));
-        }
-    }
     if c.assignors.as_ref().is_some_and(|a| a.is_empty()) {
         return Err(ScenarioError::new(
             format!("{at}.assignors"),
@@ -112,7 +103,12 @@ fn validate_consumer(c: &ConsumerSpec, at: &str, file: &ScenarioFile) -> Result<
         }
     }
     if let Some(v) = c.version {
-        if !(0..=9).contains(&v) || (c.group_instance_id.is_some() && v < 5) {
+        let floor = if c.group_instance_id.is_some() {
+            defaults::STATIC_JOIN_GROUP_VERSION
+        } else {
+            0
+        };
+        if !(floor..=defaults::JOIN_GROUP_VERSION).contains(&v) {
             return Err(ScenarioError::new(
                 format!("{at}.version"),
                 "expected 0..=9, and at least 5 for a static consumer",
@@ -194,20 +190,13 @@ fn action_of(
     Ok(found.remove(0))
 }
 
-/// The consumers of a scenario; a Streams entry with `threads: N` gives N.
-pub fn clients_of(file: &ScenarioFile) -> Vec<Client> {
-    let ordering = match file
-        .client
-        .as_ref()
-        .and_then(|c| c.range_ordering.as_deref())
-    {
-        Some("2.3") => MemberOrdering::MemberIdOnly,
-        _ => MemberOrdering::InstanceIdFirst,
-    };
-    let all_topics: Vec<String> = file.topics.iter().map(|t| t.name.clone()).collect();
-    let mut clients = Vec::new();
-    for c in file.consumers.as_deref().unwrap_or(&[]) {
-        let base = ClientConfig {
+impl ClientConfig {
+    /// The settings of consumer `c` of scenario `file`: what the entry
+    /// gives, else the scenario's `config`, else Kafka's defaults. The one
+    /// place a consumer's settings are built (the app's "Add consumer" too).
+    pub fn from_spec(c: &ConsumerSpec, file: &ScenarioFile) -> ClientConfig {
+        let all_topics = || file.topics.iter().map(|t| t.name.clone()).collect();
+        ClientConfig {
             name: c.name.clone(),
             group_instance_id: c.group_instance_id.as_deref().map(GroupInstanceId::from),
             client_id: c.client_id.clone().unwrap_or_else(|| c.name.clone()),
@@ -216,41 +205,58 @@ pub fn clients_of(file: &ScenarioFile) -> Vec<Client> {
                 .unwrap_or(file.config.session_timeout_ms),
             heartbeat_interval_ms: c
                 .heartbeat_interval_ms
-                .unwrap_or(DEFAULT_HEARTBEAT_INTERVAL_MS),
+                .unwrap_or(defaults::HEARTBEAT_INTERVAL_MS),
             rebalance_timeout_ms: c
                 .rebalance_timeout_ms
                 .unwrap_or(file.config.rebalance_timeout_ms),
             assignors: c
                 .assignors
-                .as_deref()
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|n| AssignorKind::from_name(n))
-                        .collect()
-                })
+                .clone()
                 .unwrap_or_else(|| vec![AssignorKind::Range]),
-            topics: c.topics.clone().unwrap_or_else(|| all_topics.clone()),
+            topics: c.topics.clone().unwrap_or_else(all_topics),
+            // Kafka's default: true for dynamic members, false for static ones.
             leave_group_on_close: c
                 .leave_group_on_close
                 .unwrap_or(c.group_instance_id.is_none()),
-            version: c.version.unwrap_or(9),
+            version: c.version.unwrap_or(defaults::JOIN_GROUP_VERSION),
             streams_instance: None,
-        };
+        }
+    }
+
+    /// Kafka Streams' thread `t` (1-based) of this instance:
+    /// `groupInstanceId + "-" + threadIdx` (StreamsConfig).
+    fn streams_thread(&self, t: u32) -> ClientConfig {
+        ClientConfig {
+            name: format!("{}-{t}", self.name),
+            client_id: format!("{}-StreamThread-{t}-consumer", self.client_id),
+            group_instance_id: self
+                .group_instance_id
+                .as_ref()
+                .map(|i| GroupInstanceId(format!("{i}-{t}"))),
+            streams_instance: Some(self.name.clone()),
+            ..self.clone()
+        }
+    }
+}
+
+/// How the scenario's range and round-robin assignors order members.
+pub fn ordering_of(file: &ScenarioFile) -> MemberOrdering {
+    file.client
+        .as_ref()
+        .and_then(|c| c.range_ordering)
+        .unwrap_or_default()
+}
+
+/// The consumers of a scenario; a Streams entry with `threads: N` gives N.
+pub fn clients_of(file: &ScenarioFile) -> Vec<Client> {
+    let ordering = ordering_of(file);
+    let mut clients = Vec::new();
+    for c in file.consumers.as_deref().unwrap_or(&[]) {
+        let base = ClientConfig::from_spec(c, file);
         match c.threads {
             None => clients.push(Client::new(base, ordering)),
             Some(n) => {
-                for t in 1..=n {
-                    // Kafka Streams: groupInstanceId + "-" + threadIdx (StreamsConfig).
-                    let mut cfg = base.clone();
-                    cfg.name = format!("{}-{t}", c.name);
-                    cfg.client_id = format!("{}-StreamThread-{t}-consumer", base.client_id);
-                    cfg.group_instance_id = base
-                        .group_instance_id
-                        .as_ref()
-                        .map(|i| GroupInstanceId(format!("{i}-{t}")));
-                    cfg.streams_instance = Some(c.name.clone());
-                    clients.push(Client::new(cfg, ordering));
-                }
+                clients.extend((1..=n).map(|t| Client::new(base.streams_thread(t), ordering)))
             }
         }
     }
@@ -326,4 +332,83 @@ pub fn summary_line(world: &World) -> Value {
         "violations": world.violations(),
         "per_consumer": m.per_consumer,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_err(json: &str) -> ScenarioError {
+        crate::scenario::parse(json).expect_err("the file is refused")
+    }
+
+    #[test]
+    fn an_unknown_assignor_is_refused_naming_its_json_path_and_the_known_ones() {
+        let e = parse_err(
+            r#"{"topics":[{"name":"t","partitions":1}],
+                "consumers":[{"name":"A","assignors":["range","rnage"]}],
+                "actions":[{"at_ms":0,"start":"A"}]}"#,
+        );
+        assert_eq!(e.path, "consumers[0].assignors[1]");
+        assert!(e.message.contains("`rnage`"), "{e}");
+        assert!(e.message.contains("`cooperative-sticky`"), "{e}");
+    }
+
+    #[test]
+    fn an_unknown_range_ordering_is_refused_instead_of_meaning_2_4() {
+        let e = parse_err(
+            r#"{"client":{"range_ordering":"2.5"},"topics":[{"name":"t","partitions":1}],
+                "consumers":[{"name":"A"}],"actions":[{"at_ms":0,"start":"A"}]}"#,
+        );
+        assert_eq!(e.path, "client.range_ordering");
+        assert!(e.message.contains("`2.4` or `2.3`"), "{e}");
+    }
+
+    #[test]
+    fn a_consumer_takes_the_scenario_config_then_kafka_defaults() {
+        let file = crate::scenario::parse(
+            r#"{"config":{"session_timeout_ms":30000},"topics":[{"name":"t","partitions":1},{"name":"u","partitions":2}],
+                "consumers":[{"name":"A","group_instance_id":"a"},{"name":"B","heartbeat_interval_ms":500}],
+                "actions":[{"at_ms":0,"start":"A"}]}"#,
+        )
+        .unwrap();
+        let specs = file.consumers.as_deref().unwrap();
+        let a = ClientConfig::from_spec(&specs[0], &file);
+        assert_eq!(a.session_timeout_ms, 30_000);
+        assert_eq!(a.heartbeat_interval_ms, defaults::HEARTBEAT_INTERVAL_MS);
+        assert_eq!(a.rebalance_timeout_ms, defaults::REBALANCE_TIMEOUT_MS);
+        assert_eq!(a.topics, vec!["t".to_string(), "u".to_string()]);
+        assert!(
+            !a.leave_group_on_close,
+            "a static member does not leave on close"
+        );
+        let b = ClientConfig::from_spec(&specs[1], &file);
+        assert_eq!(b.heartbeat_interval_ms, 500);
+        assert!(b.leave_group_on_close, "a dynamic member leaves on close");
+        assert_eq!(b.version, defaults::JOIN_GROUP_VERSION);
+    }
+
+    #[test]
+    fn a_streams_instance_gives_one_consumer_per_thread_with_kafka_streams_ids() {
+        let file = crate::scenario::parse(
+            r#"{"topics":[{"name":"t","partitions":4}],
+                "consumers":[{"name":"S","group_instance_id":"app","threads":2}],
+                "actions":[{"at_ms":0,"start":"S"}]}"#,
+        )
+        .unwrap();
+        let names: Vec<(String, Option<String>, Option<String>)> = clients_of(&file)
+            .into_iter()
+            .map(|c| {
+                let iid = c.config.group_instance_id.map(|i| i.0);
+                (c.config.name, iid, c.config.streams_instance)
+            })
+            .collect();
+        assert_eq!(
+            names,
+            vec![
+                ("S-1".into(), Some("app-1".into()), Some("S".into())),
+                ("S-2".into(), Some("app-2".into()), Some("S".into())),
+            ]
+        );
+    }
 }

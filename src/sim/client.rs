@@ -9,8 +9,7 @@ use crate::coordinator::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-/// Kafka's `retry.backoff.ms` default.
-pub const RETRY_BACKOFF_MS: u64 = 100;
+pub use crate::defaults::RETRY_BACKOFF_MS;
 
 /// Where the client is in the group protocol, as the UI shows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

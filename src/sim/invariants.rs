@@ -1,99 +1,176 @@
-//! Invariants checked after every step. Breaches are reported (to the trace
-//! summary and the UI), never panicked on.
+//! Invariants checked after every step. Breaches are reported as typed
+//! [`Violation`]s (to the trace summary and the UI), never panicked on.
 
 use super::client::decode_metadata;
 use super::world::World;
 use crate::assignor::AssignorKind;
-use crate::coordinator::{GroupState, TopicPartition};
+use crate::coordinator::{CoordinatorBug, Group, GroupState};
+use crate::ids::{GroupInstanceId, MemberId, TopicPartition};
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
 
-/// Every invariant the world breaks right now, in words.
-pub fn check(world: &World) -> Vec<String> {
-    let mut out = Vec::new();
-    let at = world.now_ms;
-    for t in world.coordinator.illegal_transitions() {
-        out.push(format!("t={at}: {t}"));
-    }
-    let Some(g) = world.coordinator.group() else {
-        return out;
-    };
-    // At most one member per instance id, and the static map agrees with the members.
-    let mut seen = BTreeMap::new();
-    for m in &g.members {
-        if let Some(iid) = &m.group_instance_id {
-            if seen.insert(iid.clone(), m.member_id.clone()).is_some() {
-                out.push(format!("t={at}: two members carry group.instance.id={iid}"));
+/// Which invariant broke.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ViolationKind {
+    /// The coordinator did something Kafka's rules forbid (a bug).
+    Coordinator(CoordinatorBug),
+    /// Two members carry one `group.instance.id`.
+    DuplicateInstanceId(GroupInstanceId),
+    /// The static map does not point this instance id at its member.
+    StaticMapMismatch(GroupInstanceId, MemberId),
+    /// The static map keeps entries for members that are gone.
+    StaticMapStale,
+    /// A request is parked in a state where Kafka parks none.
+    ParkedJoin(GroupState),
+    ParkedSync(GroupState),
+    GenerationWentBackwards,
+    /// A partition has more than one owner in a Stable generation.
+    SharedPartition(TopicPartition, i32),
+    /// An eager assignor left a subscribed partition without an owner.
+    UnownedPartition(TopicPartition, i32),
+}
+
+/// An invariant breach and when it was found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    pub at_ms: u64,
+    pub kind: ViolationKind,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "t={}: ", self.at_ms)?;
+        match &self.kind {
+            ViolationKind::Coordinator(bug) => write!(f, "{bug}"),
+            ViolationKind::DuplicateInstanceId(i) => {
+                write!(f, "two members carry group.instance.id={i}")
             }
-            if g.static_members.get(iid) != Some(&m.member_id) {
-                out.push(format!(
-                    "t={at}: static map does not point {iid} at member {}",
-                    m.member_id
-                ));
+            ViolationKind::StaticMapMismatch(i, m) => {
+                write!(f, "static map does not point {i} at member {m}")
+            }
+            ViolationKind::StaticMapStale => {
+                write!(f, "static map has entries for members that are gone")
+            }
+            ViolationKind::ParkedJoin(s) => write!(f, "a JoinGroup is parked while {s}"),
+            ViolationKind::ParkedSync(s) => write!(f, "a SyncGroup is parked while {s}"),
+            ViolationKind::GenerationWentBackwards => write!(f, "the generation went backwards"),
+            ViolationKind::SharedPartition(p, g) => {
+                write!(f, "partition {p} has more than one owner in generation {g}")
+            }
+            ViolationKind::UnownedPartition(p, g) => {
+                write!(f, "partition {p} has no owner in Stable generation {g}")
             }
         }
     }
-    if g.static_members.len() != seen.len() {
-        out.push(format!(
-            "t={at}: static map has entries for members that are gone"
-        ));
+}
+
+impl serde::Serialize for Violation {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
     }
-    // Parked responses only where Kafka parks them.
+}
+
+/// Every invariant the world breaks right now.
+pub fn check(world: &World) -> Vec<Violation> {
+    let mut out: Vec<ViolationKind> = world
+        .coordinator()
+        .bugs()
+        .iter()
+        .cloned()
+        .map(ViolationKind::Coordinator)
+        .collect();
+    if let Some(g) = world.coordinator().group() {
+        check_static_map(g, &mut out);
+        check_parked(g, &mut out);
+        if g.generation_id < world.metrics().last_assignment_generation {
+            out.push(ViolationKind::GenerationWentBackwards);
+        }
+        // Assignments only change on the way into Stable; check them then.
+        if g.state == GroupState::Stable && world.entered_stable_this_step() {
+            check_ownership(world, g, &mut out);
+        }
+    }
+    let at_ms = world.now_ms();
+    out.into_iter()
+        .map(|kind| Violation { at_ms, kind })
+        .collect()
+}
+
+/// At most one member per instance id, and the static map agrees with the members.
+fn check_static_map(g: &Group, out: &mut Vec<ViolationKind>) {
+    let mut seen = BTreeMap::new();
+    for m in &g.members {
+        let Some(iid) = &m.group_instance_id else {
+            continue;
+        };
+        if seen.insert(iid.clone(), m.member_id.clone()).is_some() {
+            out.push(ViolationKind::DuplicateInstanceId(iid.clone()));
+        }
+        if g.static_members.get(iid) != Some(&m.member_id) {
+            out.push(ViolationKind::StaticMapMismatch(
+                iid.clone(),
+                m.member_id.clone(),
+            ));
+        }
+    }
+    if g.static_members.len() != seen.len() {
+        out.push(ViolationKind::StaticMapStale);
+    }
+}
+
+/// Parked responses only where Kafka parks them.
+fn check_parked(g: &Group, out: &mut Vec<ViolationKind>) {
     if g.state != GroupState::PreparingRebalance
         && g.members.iter().any(|m| m.awaiting_join.is_some())
     {
-        out.push(format!("t={at}: a JoinGroup is parked while {}", g.state));
+        out.push(ViolationKind::ParkedJoin(g.state));
     }
     if g.state != GroupState::CompletingRebalance
         && g.members.iter().any(|m| m.awaiting_sync.is_some())
     {
-        out.push(format!("t={at}: a SyncGroup is parked while {}", g.state));
+        out.push(ViolationKind::ParkedSync(g.state));
     }
-    if g.generation_id < world.metrics.last_assignment_generation {
-        out.push(format!("t={at}: the generation went backwards"));
+}
+
+/// One owner per partition; eager assignors cover every subscribed
+/// partition (cooperative ones may hold some back for a round).
+fn check_ownership(world: &World, g: &Group, out: &mut Vec<ViolationKind>) {
+    let mut owners: BTreeMap<&TopicPartition, usize> = BTreeMap::new();
+    for p in g.members.iter().flat_map(|m| &m.assignment) {
+        *owners.entry(p).or_insert(0) += 1;
     }
-    // Assignments only change on the way into Stable; check them then.
-    if g.state == GroupState::Stable && world.entered_stable_this_step() {
-        let mut owners: BTreeMap<&TopicPartition, usize> = BTreeMap::new();
-        for m in &g.members {
-            for p in &m.assignment {
-                *owners.entry(p).or_insert(0) += 1;
-            }
-        }
-        if let Some((p, _)) = owners.iter().find(|(_, &n)| n > 1) {
-            out.push(format!(
-                "t={at}: partition {p} has more than one owner in generation {}",
-                g.generation_id
-            ));
-        }
-        // Eager assignors cover every subscribed partition; cooperative ones may
-        // hold some back for a round.
-        let cooperative = g
-            .protocol_name
-            .as_deref()
-            .and_then(AssignorKind::from_name)
-            .is_some_and(|k| k.is_cooperative());
-        if !cooperative {
-            let protocol = g.protocol_name.clone().unwrap_or_default();
-            let subscribed: BTreeSet<String> = g
-                .members
-                .iter()
-                .flat_map(|m| decode_metadata(&m.metadata(&protocol)).0)
-                .collect();
-            let owned: BTreeSet<(&str, u32)> = owners
-                .keys()
-                .map(|p| (p.topic.as_str(), p.partition))
-                .collect();
-            for topic in &subscribed {
-                let n = world.topics_at_assignment.get(topic).copied().unwrap_or(0);
-                if let Some(i) = (0..n).find(|&i| !owned.contains(&(topic.as_str(), i))) {
-                    out.push(format!(
-                        "t={at}: partition {topic}-{i} has no owner in Stable generation {}",
-                        g.generation_id
-                    ));
-                    break;
-                }
-            }
+    if let Some((p, _)) = owners.iter().find(|(_, &n)| n > 1) {
+        out.push(ViolationKind::SharedPartition(
+            (*p).clone(),
+            g.generation_id,
+        ));
+    }
+    let cooperative = g
+        .protocol_name
+        .as_deref()
+        .and_then(AssignorKind::from_name)
+        .is_some_and(|k| k.is_cooperative());
+    if cooperative {
+        return;
+    }
+    let protocol = g.protocol_name.clone().unwrap_or_default();
+    let subscribed: BTreeSet<String> = g
+        .members
+        .iter()
+        .flat_map(|m| decode_metadata(&m.metadata(&protocol)).0)
+        .collect();
+    for topic in &subscribed {
+        let n = world
+            .topics_at_assignment()
+            .get(topic)
+            .copied()
+            .unwrap_or(0);
+        let unowned = (0..n)
+            .map(|i| TopicPartition::new(topic.clone(), i))
+            .find(|p| !owners.contains_key(p));
+        if let Some(p) = unowned {
+            out.push(ViolationKind::UnownedPartition(p, g.generation_id));
+            break;
         }
     }
-    out
 }

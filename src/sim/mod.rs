@@ -17,6 +17,7 @@ pub mod world;
 
 pub use client::{Client, ClientConfig, ClientState};
 pub use event::{ClientAction, LogEntry, RejoinCause, Source, WorldEvent};
+pub use invariants::{Violation, ViolationKind};
 pub use metrics::Metrics;
 pub use snapshot::Snapshot;
 pub use trace::{GroupLine, RequestKey, Requester, TraceRecord};

@@ -78,7 +78,7 @@ pub struct Snapshot {
     pub partitions: Vec<PartitionView>,
     pub messages: Vec<MessageView>,
     pub metrics: Metrics,
-    pub violations: Vec<String>,
+    pub violations: Vec<super::invariants::Violation>,
     pub join_deadline_ms: Option<u64>,
     pub log_len: usize,
 }

@@ -5,6 +5,7 @@
 
 use super::client::{Client, ClientState, ClientTimer, Effect};
 use super::event::{ClientAction, LogEntry, WorldEvent};
+use super::invariants::Violation;
 use super::metrics::Metrics;
 use super::snapshot::MessageView;
 use super::trace::{GroupLine, RequestKey, Requester, TraceRecord};
@@ -90,7 +91,7 @@ pub struct World {
     /// Whether trace records are kept (the CLI does; the UI does not need them).
     tracing: bool,
     pub(super) metrics: Metrics,
-    pub(super) violations: Vec<String>,
+    pub(super) violations: Vec<Violation>,
     pub(super) ended: bool,
     pub(super) topics: BTreeMap<String, u32>,
     /// The topic metadata the leader planned the last assignment with.
@@ -165,7 +166,7 @@ impl World {
     }
 
     /// Invariant breaches found so far (empty unless there is a bug).
-    pub fn violations(&self) -> &[String] {
+    pub fn violations(&self) -> &[Violation] {
         &self.violations
     }
 
@@ -207,6 +208,11 @@ impl World {
     /// The world-wide settings.
     pub fn settings(&self) -> &SimSettings {
         &self.settings
+    }
+
+    /// The topic metadata the leader planned the last assignment with.
+    pub fn topics_at_assignment(&self) -> &BTreeMap<String, u32> {
+        &self.topics_at_assignment
     }
 
     /// The messages delivered most recently, oldest first (at most

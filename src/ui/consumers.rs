@@ -12,7 +12,7 @@ use super::format::{
 use super::state::UserAction;
 use crate::sim::client::ClientState;
 use crate::sim::snapshot::ConsumerView;
-use crate::sim::Snapshot;
+use crate::sim::{Action, Snapshot};
 use std::collections::BTreeSet;
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
@@ -51,7 +51,7 @@ pub fn Consumers(props: &ConsumersProps) -> Html {
     let on_action = {
         let (ticked, on_action) = (ticked.clone(), props.on_action.clone());
         Callback::from(move |a: UserAction| {
-            if matches!(a, UserAction::Remove(_)) {
+            if matches!(a, UserAction::Act(Action::AdminRemove(_))) {
                 ticked.set(BTreeSet::new());
             }
             on_action.emit(a);
@@ -206,18 +206,18 @@ pub fn ConsumerCard(props: &ConsumerCardProps) -> Html {
             </dl>
             <Timers view={c.clone()} now_ms={props.now_ms} />
             <div class="member-actions">
-                { button("Start", !running, act(UserAction::Start),
+                { button("Start", !running, act(UserAction::start),
                          format!("Start {}: it sends JoinGroup{}", c.name,
                                  if is_static { " with its group.instance.id" } else { "" })) }
-                { button("Restart", running, act(UserAction::Restart),
+                { button("Restart", running, act(UserAction::restart),
                          format!("Restart {}: down for 5 s, then it joins again", c.name)) }
-                { button("Crash", running, act(UserAction::Crash),
+                { button("Crash", running, act(UserAction::crash),
                          format!("Crash {}: it stops without a LeaveGroup", c.name)) }
-                { button("Close", running, act(UserAction::Close),
+                { button("Close", running, act(UserAction::close),
                          format!("Close {}: {}", c.name,
                                  if is_static { "a static member sends no LeaveGroup" } else { "it sends LeaveGroup" })) }
                 if is_static {
-                    { button("Remove", true, act(|n| UserAction::Remove(vec![n])),
+                    { button("Remove", true, act(|n| UserAction::remove(vec![n])),
                              format!("Remove {}: the admin's LeaveGroup v3 by group.instance.id", c.name)) }
                 }
             </div>

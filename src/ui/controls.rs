@@ -28,7 +28,7 @@ pub fn GroupControls(props: &GroupControlsProps) -> Html {
     let remove = {
         let on_action = props.on_action.clone();
         let selected = Rc::clone(&props.selected);
-        Callback::from(move |_: MouseEvent| on_action.emit(UserAction::Remove((*selected).clone())))
+        Callback::from(move |_: MouseEvent| on_action.emit(UserAction::remove((*selected).clone())))
     };
     let full = props.consumers >= MAX_CONSUMERS;
     let n = props.selected.len();
@@ -131,10 +131,7 @@ pub fn AddPartitions(props: &AddPartitionsProps) -> Html {
                 )
             });
             let result = parsed.and_then(|partitions| {
-                let action = UserAction::AddPartitions {
-                    topic: topic.trim().to_string(),
-                    partitions,
-                };
+                let action = UserAction::add_partitions(topic.trim().to_string(), partitions);
                 check.emit(action.clone()).map(|()| action)
             });
             match result {

@@ -1,12 +1,15 @@
-//! The browser UI. [`state`] is the app's state and reducer and [`format`]
-//! how the UI writes values; both have no Yew import and are compiled and
-//! tested natively. The components (wasm only) are a view over a
+//! The browser UI. [`state`] is the app's state and reducer,
+//! [`user_action`] what a user does to the group, [`settings_form`] the
+//! settings and their checks, [`format`] and [`marks`] how the UI writes
+//! values; none has a Yew import, and all are compiled and tested natively. The components (wasm only) are a view over a
 //! [`crate::sim::Snapshot`] and never change coordinator state themselves:
 //! they send [`state::Msg`]s to the one store ([`store`]).
 
 pub mod format;
 pub mod marks;
+pub mod settings_form;
 pub mod state;
+pub mod user_action;
 
 #[cfg(target_arch = "wasm32")]
 mod app;

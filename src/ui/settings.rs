@@ -4,7 +4,8 @@
 //! (and in the page's `error-banner`) with the allowed range, and nothing
 //! else changes. Good values restart the scenario from t = 0.
 
-use super::state::{FieldError, Msg, SettingsForm};
+use super::state::{FieldError, JoinVersion, Msg, SettingsForm};
+use crate::assignor::{AssignorKind, MemberOrdering};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -69,13 +70,15 @@ const NUMBER_FIELDS: [NumberField; 5] = [
 ];
 
 /// One select: `(field, label, Kafka's name, options, setter, getter)`.
+/// Option values are the choice's name; the setter parses one back into
+/// the form's enum (an unknown value, which the select cannot send, is ignored).
 struct ChoiceField {
     field: &'static str,
     label: &'static str,
     kafka: &'static str,
     options: &'static [(&'static str, &'static str)],
     set: Setter,
-    get: fn(&SettingsForm) -> &str,
+    get: fn(&SettingsForm) -> &'static str,
 }
 
 const CHOICE_FIELDS: [ChoiceField; 3] = [
@@ -88,16 +91,16 @@ const CHOICE_FIELDS: [ChoiceField; 3] = [
             ("roundrobin", "roundrobin"),
             ("cooperative-sticky", "cooperative-sticky"),
         ],
-        set: |f, v| f.assignor = v,
-        get: |f| &f.assignor,
+        set: |f, v| f.assignor = AssignorKind::from_name(&v).unwrap_or(f.assignor),
+        get: |f| f.assignor.name(),
     },
     ChoiceField {
         field: "join_version",
         label: "JoinGroup version",
         kafka: "request version",
         options: &[("9", "v9 (KIP-814)"), ("5", "v5–8")],
-        set: |f, v| f.join_version = v,
-        get: |f| &f.join_version,
+        set: |f, v| f.join_version = JoinVersion::from_name(&v).unwrap_or(f.join_version),
+        get: |f| f.join_version.name(),
     },
     ChoiceField {
         field: "range_ordering",
@@ -107,8 +110,8 @@ const CHOICE_FIELDS: [ChoiceField; 3] = [
             ("2.4", "2.4+: instance ids first"),
             ("2.3", "2.3: member ids only"),
         ],
-        set: |f, v| f.range_ordering = v,
-        get: |f| &f.range_ordering,
+        set: |f, v| f.range_ordering = MemberOrdering::from_version(&v).unwrap_or(f.range_ordering),
+        get: |f| f.range_ordering.version(),
     },
 ];
 

@@ -1,6 +1,7 @@
 //! Native tests of the reducer.
 
 use super::*;
+use crate::assignor::AssignorKind;
 
 fn app() -> AppState {
     AppState::new(Some("kip345-restart"))
@@ -115,7 +116,7 @@ fn added_consumers_take_the_next_free_letter_and_join() {
 #[test]
 fn user_actions_are_replayed_when_stepping_back() {
     let s = run(app(), std::iter::repeat_n(Msg::Step, 30));
-    let s = s.reduce(Msg::User(UserAction::Crash("B".into())));
+    let s = s.reduce(Msg::User(UserAction::crash("B".into())));
     let s = run(s, std::iter::repeat_n(Msg::Step, 10));
     let forward = s.world.snapshot();
     let s = s.reduce(Msg::StepBack).reduce(Msg::Step);
@@ -144,7 +145,7 @@ fn bad_settings_are_rejected_in_place_naming_the_field_and_nothing_changes() {
 fn good_settings_restart_the_scenario_with_the_new_values() {
     let mut form = app().settings.clone();
     form.session_timeout_ms = "12000".into();
-    form.assignor = "roundrobin".into();
+    form.assignor = AssignorKind::RoundRobin;
     let s = app().reduce(Msg::Step).reduce(Msg::ApplySettings(form));
     assert!(s.settings_error.is_none());
     assert_eq!(s.world.steps(), 0);
@@ -163,7 +164,7 @@ fn good_settings_restart_the_scenario_with_the_new_values() {
 #[test]
 fn removing_a_dynamic_consumer_by_instance_id_is_refused_with_a_reason() {
     let s = app().reduce(Msg::User(UserAction::AddConsumer { is_static: false }));
-    let s = s.reduce(Msg::User(UserAction::Remove(vec!["D".into()])));
+    let s = s.reduce(Msg::User(UserAction::remove(vec!["D".into()])));
     assert!(s.error.as_deref().unwrap().contains("dynamic"));
 }
 
@@ -204,7 +205,7 @@ fn an_action_taken_while_playing_replays_at_the_time_it_was_taken() {
     let s = app().reduce(Msg::SetSpeed(2_000)).reduce(Msg::TogglePlay);
     let s = run(s, std::iter::repeat_n(Msg::Tick { real_ms: 1_000 }, 11));
     let at_ms = s.world.now_ms();
-    let s = s.reduce(Msg::User(UserAction::Crash("B".into())));
+    let s = s.reduce(Msg::User(UserAction::crash("B".into())));
     let s = run(s.reduce(Msg::Pause), std::iter::repeat_n(Msg::Step, 5));
     let forward = s.world.snapshot();
     let back = s.reduce(Msg::Seek(0)).reduce(Msg::Seek(forward.steps));
@@ -219,13 +220,10 @@ fn an_action_taken_while_playing_replays_at_the_time_it_was_taken() {
 fn a_user_action_takes_effect_at_once_and_replays_the_same() {
     let s = run(app(), std::iter::repeat_n(Msg::NextState, 3));
     let steps = s.world.steps();
-    let s = s.reduce(Msg::User(UserAction::Crash("B".into())));
+    let s = s.reduce(Msg::User(UserAction::crash("B".into())));
     assert!(s.world.steps() > steps, "the crash event ran");
     assert_eq!(s.world.clients()[1].state, crate::sim::ClientState::Down);
-    let s = s.reduce(Msg::User(UserAction::AddPartitions {
-        topic: "t".into(),
-        partitions: 12,
-    }));
+    let s = s.reduce(Msg::User(UserAction::add_partitions("t".into(), 12)));
     assert_eq!(s.world.topics()["t"], 12);
     let forward = s.world.snapshot();
     let s = s.reduce(Msg::Seek(0)).reduce(Msg::Seek(forward.steps));

@@ -1,0 +1,205 @@
+//! The settings form's values and their checks, with no Yew import.
+//!
+//! Numbers are kept as typed (so a bad value stays on screen beside its
+//! error); choices from a fixed set are enums and cannot be wrong. On
+//! `Apply`, [`validate_settings`] checks the numbers against Kafka's bounds
+//! and names the field that is out of range.
+
+use crate::assignor::{AssignorKind, MemberOrdering};
+use crate::defaults;
+use crate::scenario::ScenarioFile;
+
+/// The JoinGroup versions the settings offer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JoinVersion {
+    /// v9: KIP-814 `skip_assignment` for a restarted static leader.
+    V9,
+    /// v5–8: static members without `skip_assignment`.
+    V5,
+}
+
+impl JoinVersion {
+    pub const ALL: [JoinVersion; 2] = [JoinVersion::V9, JoinVersion::V5];
+
+    /// The version number sent on the wire.
+    pub fn number(self) -> i16 {
+        match self {
+            JoinVersion::V9 => defaults::JOIN_GROUP_VERSION,
+            JoinVersion::V5 => defaults::STATIC_JOIN_GROUP_VERSION,
+        }
+    }
+
+    /// The value of the form's `<option>`.
+    pub fn name(self) -> &'static str {
+        match self {
+            JoinVersion::V9 => "9",
+            JoinVersion::V5 => "5",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<JoinVersion> {
+        Self::ALL.into_iter().find(|v| v.name() == name)
+    }
+
+    /// The choice that covers `version` (v9 and up, or below).
+    fn of(version: i16) -> JoinVersion {
+        if version >= defaults::JOIN_GROUP_VERSION {
+            JoinVersion::V9
+        } else {
+            JoinVersion::V5
+        }
+    }
+}
+
+/// The settings panel's values: numbers as typed, choices as enums.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SettingsForm {
+    pub session_timeout_ms: String,
+    pub heartbeat_interval_ms: String,
+    pub rebalance_timeout_ms: String,
+    pub initial_rebalance_delay_ms: String,
+    pub latency_ms: String,
+    pub assignor: AssignorKind,
+    pub join_version: JoinVersion,
+    pub range_ordering: MemberOrdering,
+}
+
+/// A settings error: which field, and what is allowed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldError {
+    pub field: &'static str,
+    pub message: String,
+}
+
+/// Validated settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    pub session_timeout_ms: u64,
+    pub heartbeat_interval_ms: u64,
+    pub rebalance_timeout_ms: u64,
+    pub initial_rebalance_delay_ms: u64,
+    pub latency_ms: u64,
+    pub assignor: AssignorKind,
+    pub join_version: JoinVersion,
+    pub range_ordering: MemberOrdering,
+}
+
+impl Settings {
+    /// Writes the settings into the scenario (every consumer gets them).
+    pub fn apply_to(&self, s: &mut ScenarioFile) {
+        s.config.session_timeout_ms = self.session_timeout_ms;
+        s.config.rebalance_timeout_ms = self.rebalance_timeout_ms;
+        s.config.initial_rebalance_delay_ms = self.initial_rebalance_delay_ms;
+        s.network.get_or_insert_with(Default::default).latency_ms = self.latency_ms;
+        s.client.get_or_insert_with(Default::default).range_ordering = Some(self.range_ordering);
+        for c in s.consumers.iter_mut().flatten() {
+            c.session_timeout_ms = Some(self.session_timeout_ms);
+            c.heartbeat_interval_ms = Some(self.heartbeat_interval_ms);
+            c.rebalance_timeout_ms = Some(self.rebalance_timeout_ms);
+            c.assignors = Some(vec![self.assignor]);
+            let floor = if c.group_instance_id.is_some() {
+                defaults::STATIC_JOIN_GROUP_VERSION
+            } else {
+                0
+            };
+            c.version = Some(self.join_version.number().max(floor));
+        }
+    }
+}
+
+/// The form as a scenario sets it (its first consumer's values).
+pub fn settings_of(s: &ScenarioFile) -> SettingsForm {
+    let first = s.consumers.as_deref().and_then(|c| c.first());
+    SettingsForm {
+        session_timeout_ms: first
+            .and_then(|c| c.session_timeout_ms)
+            .unwrap_or(s.config.session_timeout_ms)
+            .to_string(),
+        heartbeat_interval_ms: first
+            .and_then(|c| c.heartbeat_interval_ms)
+            .unwrap_or(defaults::HEARTBEAT_INTERVAL_MS)
+            .to_string(),
+        rebalance_timeout_ms: first
+            .and_then(|c| c.rebalance_timeout_ms)
+            .unwrap_or(s.config.rebalance_timeout_ms)
+            .to_string(),
+        initial_rebalance_delay_ms: s.config.initial_rebalance_delay_ms.to_string(),
+        latency_ms: s.network.as_ref().map_or(0, |n| n.latency_ms).to_string(),
+        assignor: first
+            .and_then(|c| c.assignors.as_ref()?.first().copied())
+            .unwrap_or(AssignorKind::Range),
+        join_version: JoinVersion::of(
+            first
+                .and_then(|c| c.version)
+                .unwrap_or(defaults::JOIN_GROUP_VERSION),
+        ),
+        range_ordering: s
+            .client
+            .as_ref()
+            .and_then(|c| c.range_ordering)
+            .unwrap_or_default(),
+    }
+}
+
+/// A whole number of ms in `min..=max`, or an error naming `field`.
+fn number(
+    field: &'static str,
+    label: &str,
+    text: &str,
+    min: u64,
+    max: u64,
+) -> Result<u64, FieldError> {
+    let err = || FieldError {
+        field,
+        message: format!("{label} must be a whole number of ms from {min} to {max}."),
+    };
+    let n: u64 = text.trim().parse().map_err(|_| err())?;
+    if n < min || n > max {
+        return Err(err());
+    }
+    Ok(n)
+}
+
+/// Checks the settings form; the error names the field and the allowed range.
+pub fn validate_settings(f: &SettingsForm, s: &ScenarioFile) -> Result<Settings, FieldError> {
+    let c = &s.config;
+    let session = number(
+        "session_timeout_ms",
+        "session.timeout.ms (the broker allows group.min.session.timeout.ms..group.max.session.timeout.ms)",
+        &f.session_timeout_ms,
+        c.min_session_timeout_ms,
+        c.max_session_timeout_ms,
+    )?;
+    let heartbeat = number(
+        "heartbeat_interval_ms",
+        "heartbeat.interval.ms (below session.timeout.ms)",
+        &f.heartbeat_interval_ms,
+        1,
+        session.saturating_sub(1).max(1),
+    )?;
+    let rebalance = number(
+        "rebalance_timeout_ms",
+        "max.poll.interval.ms (the rebalance timeout)",
+        &f.rebalance_timeout_ms,
+        1,
+        3_600_000,
+    )?;
+    let delay = number(
+        "initial_rebalance_delay_ms",
+        "group.initial.rebalance.delay.ms",
+        &f.initial_rebalance_delay_ms,
+        0,
+        300_000,
+    )?;
+    let latency = number("latency_ms", "Network latency", &f.latency_ms, 0, 10_000)?;
+    Ok(Settings {
+        session_timeout_ms: session,
+        heartbeat_interval_ms: heartbeat,
+        rebalance_timeout_ms: rebalance,
+        initial_rebalance_delay_ms: delay,
+        latency_ms: latency,
+        assignor: f.assignor,
+        join_version: f.join_version,
+        range_ordering: f.range_ordering,
+    })
+}
