@@ -11,7 +11,7 @@
 use crate::coordinator::{
     Api, ErrorCode, Event, PendingRemoval, RebalanceCause, RemovalCause, Rule,
 };
-use crate::ids::{GroupInstanceId, MemberId};
+use crate::ids::{GroupInstanceId, MemberId, TopicPartition};
 use crate::sim::{Action, Client, ClientAction, LogEntry, RejoinCause, WorldEvent};
 
 /// The sentence for one event-log entry; `clients` names its consumer.
@@ -232,15 +232,10 @@ pub fn client_action(name: &str, action: &ClientAction) -> String {
         ClientAction::Assigned {
             generation_id,
             partitions,
-        } => {
-            let list: Vec<String> = partitions.iter().map(|p| p.to_string()).collect();
-            let what = if list.is_empty() {
-                "nothing".to_string()
-            } else {
-                list.join(", ")
-            };
-            format!("{name} consumes {what} (generation {generation_id}).")
-        }
+        } => format!(
+            "{name} consumes {} (generation {generation_id}).",
+            partition_list(partitions)
+        ),
         ClientAction::Rejoin { cause, revoked } => rejoin(name, cause, revoked.len()),
         ClientAction::ResetMemberId { .. } => {
             format!("{name} got UNKNOWN_MEMBER_ID: resets its member id.")
@@ -259,6 +254,15 @@ pub fn client_action(name: &str, action: &ClientAction) -> String {
             format!("{name} got {error} on {api}: fatal, the consumer stops.")
         }
     }
+}
+
+/// `t-0, t-1`, or `nothing`.
+fn partition_list(partitions: &[TopicPartition]) -> String {
+    if partitions.is_empty() {
+        return "nothing".to_string();
+    }
+    let list: Vec<String> = partitions.iter().map(|p| p.to_string()).collect();
+    list.join(", ")
 }
 
 fn rejoin(name: &str, cause: &RejoinCause, revoked: usize) -> String {

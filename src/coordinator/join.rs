@@ -158,18 +158,7 @@ impl Coordinator {
             );
         }
         if self.g().is_pending(&member_id) {
-            if req.group_instance_id.is_some() {
-                // Kafka throws IllegalStateException; the broker answers UNKNOWN_SERVER_ERROR.
-                return self.join_error(
-                    rid,
-                    member_id,
-                    ErrorCode::UnknownServerError,
-                    Rule::StaticPendingIllegal,
-                );
-            }
-            self.timers
-                .cancel(&TimerKey::PendingMember(member_id.clone()));
-            return self.add_member_and_rebalance(rid, member_id, req, Rule::PendingMemberJoined);
+            return self.pending_member_join(rid, req);
         }
         if let Err((error, rule)) =
             self.validate_current_member(&member_id, req.group_instance_id.as_ref())
@@ -178,6 +167,30 @@ impl Coordinator {
             self.note_if_fenced(error, &member_id, iid, Api::JoinGroup);
             return self.join_error(rid, member_id, error, rule);
         }
+        self.known_member_join(rid, req);
+    }
+
+    /// KIP-394's second join: the pending member id joins for real.
+    fn pending_member_join(&mut self, rid: RequestId, req: JoinGroupRequest) {
+        let member_id = req.member_id.clone();
+        if req.group_instance_id.is_some() {
+            // Kafka throws IllegalStateException; the broker answers UNKNOWN_SERVER_ERROR.
+            return self.join_error(
+                rid,
+                member_id,
+                ErrorCode::UnknownServerError,
+                Rule::StaticPendingIllegal,
+            );
+        }
+        self.timers
+            .cancel(&TimerKey::PendingMember(member_id.clone()));
+        self.add_member_and_rebalance(rid, member_id, req, Rule::PendingMemberJoined);
+    }
+
+    /// A validated member rejoins: what happens depends on the group's state
+    /// and on whether its metadata changed (GC L431-500).
+    fn known_member_join(&mut self, rid: RequestId, req: JoinGroupRequest) {
+        let member_id = req.member_id.clone();
         let (is_leader, matches) = {
             let g = self.g();
             (

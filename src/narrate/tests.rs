@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::coordinator::{GroupState, LeaveMemberResponse};
+use crate::defaults;
 use crate::ids::TopicPartition;
 
 /// A whole sentence: some words, a full stop, no placeholder left in.
@@ -11,7 +12,7 @@ fn sentence_like(text: &str) -> bool {
 
 #[test]
 fn every_coordinator_event_kind_is_narrated_as_a_sentence() {
-    for event in Event::examples() {
+    for event in examples() {
         let text = coordinator_event(&event, Some(Rule::JoinComplete));
         assert!(sentence_like(&text), "{}: {text:?}", event.name());
         for id in event.member_ids() {
@@ -26,7 +27,7 @@ fn every_coordinator_event_kind_is_narrated_as_a_sentence() {
 
 #[test]
 fn the_examples_cover_every_kind_once() {
-    let names: Vec<&str> = Event::examples().iter().map(|e| e.name()).collect();
+    let names: Vec<&str> = examples().iter().map(|e| e.name()).collect();
     let mut unique = names.clone();
     unique.sort();
     unique.dedup();
@@ -191,4 +192,83 @@ fn operator_and_metadata_events_are_narrated() {
         world_event(&grown),
         "Topic t now has 12 partitions (was 9)."
     );
+}
+
+/// Every coordinator event kind, one example each.
+fn examples() -> Vec<Event> {
+    let m = || MemberId::from("A-1111");
+    let old = || MemberId::from("A-0000");
+    let i = || GroupInstanceId::from("A");
+    vec![
+        Event::GroupCreated {
+            group_id: "group".into(),
+        },
+        Event::StateChanged {
+            from: GroupState::Empty,
+            to: GroupState::PreparingRebalance,
+        },
+        Event::MemberAdded {
+            member_id: m(),
+            group_instance_id: Some(i()),
+        },
+        Event::MemberRemoved {
+            member_id: m(),
+            group_instance_id: None,
+            cause: RemovalCause::SessionExpired {
+                session_timeout_ms: defaults::SESSION_TIMEOUT_MS,
+            },
+        },
+        Event::MemberReplaced {
+            group_instance_id: i(),
+            old_member_id: old(),
+            member_id: m(),
+        },
+        Event::MemberFenced {
+            member_id: old(),
+            group_instance_id: i(),
+            current_member_id: Some(m()),
+            api: Api::Heartbeat,
+        },
+        Event::PendingMemberAdded { member_id: m() },
+        Event::PendingMemberRemoved {
+            member_id: m(),
+            cause: PendingRemoval::Expired,
+        },
+        Event::LeaderChanged {
+            from: None,
+            to: Some(m()),
+        },
+        Event::GenerationStarted {
+            generation_id: 1,
+            protocol_name: Some("range".into()),
+        },
+        Event::AssignmentStored { generation_id: 1 },
+        Event::RebalancePrepared {
+            cause: RebalanceCause::MemberJoined { member_id: m() },
+        },
+        Event::JoinPhaseOpened {
+            timeout_ms: 300_000,
+        },
+        Event::InitialDelayStarted { delay_ms: 3000 },
+        Event::InitialDelayExtended {
+            delay_ms: 3000,
+            remaining_ms: 1000,
+        },
+        Event::InitialDelayOver,
+        Event::RebalanceTimeoutExpired,
+        Event::RebalanceTimeoutRearmed {
+            timeout_ms: 300_000,
+        },
+        Event::JoinParked { member_id: m() },
+        Event::SyncParked { member_id: m() },
+        Event::StaticMemberKept {
+            member_id: m(),
+            group_instance_id: i(),
+            generation_id: 1,
+        },
+        Event::StaticMemberTookPlace {
+            member_id: m(),
+            old_member_id: old(),
+        },
+    ]
 }

@@ -4,6 +4,7 @@
 use super::model::*;
 use super::{coordinator_config, step_key, trace, ScenarioError};
 use crate::coordinator::*;
+use crate::defaults;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -52,21 +53,7 @@ pub fn validate(file: &ScenarioFile, steps: &[RequestStep]) -> Result<(), Scenar
     let mut last_at = 0;
     for (i, s) in steps.iter().enumerate() {
         let at = format!("requests[{i}]");
-        let kinds = kinds_present(s);
-        if kinds.len() != 1 {
-            let found = if kinds.is_empty() {
-                "none".to_string()
-            } else {
-                kinds.join(" and ")
-            };
-            return Err(ScenarioError::new(
-                at,
-                format!(
-                    "expected exactly one of {} (found {found})",
-                    KINDS.join(", ")
-                ),
-            ));
-        }
+        validate_kind(s, &at)?;
         if s.at_ms < last_at {
             return Err(ScenarioError::new(
                 format!("{at}.at_ms"),
@@ -83,33 +70,60 @@ pub fn validate(file: &ScenarioFile, steps: &[RequestStep]) -> Result<(), Scenar
             }
         }
         validate_names(s, &at, &binds)?;
-        if let Some(j) = &s.join {
-            validate_join(j, &at)?;
-        }
-        if let Some(sync) = &s.sync {
-            for (member, parts) in &sync.assignments {
-                for (k, p) in parts.iter().enumerate() {
-                    parse_partition(p, &format!("{at}.sync.assignments.{member}[{k}]"))?;
-                }
+        validate_fields(s, &at)?;
+    }
+    Ok(())
+}
+
+/// Exactly one request kind per step.
+fn validate_kind(s: &RequestStep, at: &str) -> Result<(), ScenarioError> {
+    let kinds = kinds_present(s);
+    if kinds.len() == 1 {
+        return Ok(());
+    }
+    let found = if kinds.is_empty() {
+        "none".to_string()
+    } else {
+        kinds.join(" and ")
+    };
+    Err(ScenarioError::new(
+        at,
+        format!(
+            "expected exactly one of {} (found {found})",
+            KINDS.join(", ")
+        ),
+    ))
+}
+
+/// The join's versions and the partition names of a sync or commit.
+fn validate_fields(s: &RequestStep, at: &str) -> Result<(), ScenarioError> {
+    if let Some(j) = &s.join {
+        validate_join(j, at)?;
+    }
+    if let Some(sync) = &s.sync {
+        for (member, parts) in &sync.assignments {
+            for (k, p) in parts.iter().enumerate() {
+                parse_partition(p, &format!("{at}.sync.assignments.{member}[{k}]"))?;
             }
         }
-        if let Some(c) = &s.commit {
-            for tp in c.offsets.keys() {
-                parse_partition(tp, &format!("{at}.commit.offsets.{tp}"))?;
-            }
+    }
+    if let Some(c) = &s.commit {
+        for tp in c.offsets.keys() {
+            parse_partition(tp, &format!("{at}.commit.offsets.{tp}"))?;
         }
     }
     Ok(())
 }
 
 fn validate_join(j: &JoinSpec, at: &str) -> Result<(), ScenarioError> {
-    if !(0..=9).contains(&j.version) {
+    let newest = defaults::JOIN_GROUP_VERSION;
+    if !(0..=newest).contains(&j.version) {
         return Err(ScenarioError::new(
             format!("{at}.join.version"),
-            format!("expected 0..=9, got {}", j.version),
+            format!("expected 0..={newest}, got {}", j.version),
         ));
     }
-    if j.group_instance_id.is_some() && j.version < 5 {
+    if j.group_instance_id.is_some() && j.version < defaults::STATIC_JOIN_GROUP_VERSION {
         return Err(ScenarioError::new(
             format!("{at}.join.version"),
             format!(
@@ -195,6 +209,47 @@ fn iid(s: &Option<String>) -> Option<GroupInstanceId> {
     s.as_ref().map(|s| GroupInstanceId::from(s.as_str()))
 }
 
+fn join_request(j: &JoinSpec, cfg: &ConfigSpec, names: &Names) -> Result<Request, ScenarioError> {
+    let protocols = j
+        .protocols
+        .iter()
+        .map(|p| match p {
+            ProtocolSpec::Name(n) => Protocol::new(n.clone(), Vec::new()),
+            ProtocolSpec::Full(f) => Protocol::new(f.name.clone(), f.metadata.as_bytes().to_vec()),
+        })
+        .collect();
+    Ok(Request::JoinGroup(JoinGroupRequest {
+        member_id: names.member(&j.member_id, "join.member_id")?,
+        group_instance_id: iid(&j.group_instance_id),
+        version: j.version,
+        protocol_type: j.protocol_type.clone(),
+        protocols,
+        client_id: j.client_id.clone(),
+        session_timeout_ms: j.session_timeout_ms.unwrap_or(cfg.session_timeout_ms),
+        rebalance_timeout_ms: j.rebalance_timeout_ms.unwrap_or(cfg.rebalance_timeout_ms),
+        reason: j.reason.clone(),
+    }))
+}
+
+fn sync_request(x: &SyncSpec, names: &Names) -> Result<Request, ScenarioError> {
+    let mut assignments = Vec::new();
+    for (member, parts) in &x.assignments {
+        let partitions = parts
+            .iter()
+            .filter_map(|p| TopicPartition::parse(p))
+            .collect();
+        assignments.push((names.member(member, "sync.assignments")?, partitions));
+    }
+    Ok(Request::SyncGroup(SyncGroupRequest {
+        member_id: names.member(&x.member_id, "sync.member_id")?,
+        generation_id: x.generation_id,
+        group_instance_id: iid(&x.group_instance_id),
+        protocol_type: x.protocol_type.clone(),
+        protocol_name: x.protocol_name.clone(),
+        assignments,
+    }))
+}
+
 /// Builds the coordinator request of a step (`None` for `tick`).
 fn request_of(
     s: &RequestStep,
@@ -202,45 +257,10 @@ fn request_of(
     names: &Names,
 ) -> Result<Option<Request>, ScenarioError> {
     if let Some(j) = &s.join {
-        let protocols = j
-            .protocols
-            .iter()
-            .map(|p| match p {
-                ProtocolSpec::Name(n) => Protocol::new(n.clone(), Vec::new()),
-                ProtocolSpec::Full(f) => {
-                    Protocol::new(f.name.clone(), f.metadata.as_bytes().to_vec())
-                }
-            })
-            .collect();
-        return Ok(Some(Request::JoinGroup(JoinGroupRequest {
-            member_id: names.member(&j.member_id, "join.member_id")?,
-            group_instance_id: iid(&j.group_instance_id),
-            version: j.version,
-            protocol_type: j.protocol_type.clone(),
-            protocols,
-            client_id: j.client_id.clone(),
-            session_timeout_ms: j.session_timeout_ms.unwrap_or(cfg.session_timeout_ms),
-            rebalance_timeout_ms: j.rebalance_timeout_ms.unwrap_or(cfg.rebalance_timeout_ms),
-            reason: j.reason.clone(),
-        })));
+        return join_request(j, cfg, names).map(Some);
     }
     if let Some(x) = &s.sync {
-        let mut assignments = Vec::new();
-        for (member, parts) in &x.assignments {
-            let partitions = parts
-                .iter()
-                .filter_map(|p| TopicPartition::parse(p))
-                .collect();
-            assignments.push((names.member(member, "sync.assignments")?, partitions));
-        }
-        return Ok(Some(Request::SyncGroup(SyncGroupRequest {
-            member_id: names.member(&x.member_id, "sync.member_id")?,
-            generation_id: x.generation_id,
-            group_instance_id: iid(&x.group_instance_id),
-            protocol_type: x.protocol_type.clone(),
-            protocol_name: x.protocol_name.clone(),
-            assignments,
-        })));
+        return sync_request(x, names).map(Some);
     }
     if let Some(x) = &s.heartbeat {
         return Ok(Some(Request::Heartbeat(HeartbeatRequest {

@@ -168,17 +168,6 @@ fn event_fields(line: &mut Map<String, Value>, event: &Event) {
             put("group_instance_id", json!(group_instance_id));
             put("old_member_id", json!(old_member_id));
         }
-        Event::MemberFenced {
-            member_id,
-            group_instance_id,
-            current_member_id,
-            api,
-        } => {
-            put("member_id", json!(member_id));
-            put("group_instance_id", json!(group_instance_id));
-            put("current_member_id", json!(current_member_id));
-            put("api", json!(api));
-        }
         Event::LeaderChanged { from, to } => {
             put("from", json!(from));
             put("to", json!(to));
@@ -191,6 +180,27 @@ fn event_fields(line: &mut Map<String, Value>, event: &Event) {
             put("protocol_name", json!(protocol_name));
         }
         Event::AssignmentStored { generation_id } => put("generation_id", json!(generation_id)),
+        other => join_phase_fields(line, other),
+    }
+}
+
+/// Fields of the join phase's events, fencing and static rejoins.
+fn join_phase_fields(line: &mut Map<String, Value>, event: &Event) {
+    let mut put = |k: &str, v: Value| {
+        line.insert(k.into(), v);
+    };
+    match event {
+        Event::MemberFenced {
+            member_id,
+            group_instance_id,
+            current_member_id,
+            api,
+        } => {
+            put("member_id", json!(member_id));
+            put("group_instance_id", json!(group_instance_id));
+            put("current_member_id", json!(current_member_id));
+            put("api", json!(api));
+        }
         Event::StaticMemberKept {
             member_id,
             group_instance_id,
@@ -200,16 +210,6 @@ fn event_fields(line: &mut Map<String, Value>, event: &Event) {
             put("group_instance_id", json!(group_instance_id));
             put("generation_id", json!(generation_id));
         }
-        other => timer_event_fields(line, other),
-    }
-}
-
-/// Fields of the join phase's events.
-fn timer_event_fields(line: &mut Map<String, Value>, event: &Event) {
-    let mut put = |k: &str, v: Value| {
-        line.insert(k.into(), v);
-    };
-    match event {
         Event::PendingMemberAdded { member_id }
         | Event::JoinParked { member_id }
         | Event::SyncParked { member_id } => put("member_id", json!(member_id)),

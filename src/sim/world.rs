@@ -684,8 +684,10 @@ impl World {
     }
 
     /// The one consumer whose (current or earlier) member ids the event
-    /// names, if it names exactly one consumer's.
-    fn subject_of(&self, event: &Event) -> Option<usize> {
+    /// names, if it names exactly one consumer's. A new member's id is
+    /// known to its consumer only once the JoinGroup response arrives, so a
+    /// view asks again later (the log entry keeps what was known then).
+    pub fn subject_of(&self, event: &Event) -> Option<usize> {
         let mut found = None;
         for id in event.member_ids() {
             let c = self.client_of(id)?;

@@ -73,21 +73,23 @@ fn views_of(state: &AppState, indices: &[usize]) -> Vec<LogView> {
         .iter()
         .map(|&i| {
             let e = &world.log()[i];
-            let member_ids = match &e.event {
-                WorldEvent::Coordinator(event) => event
-                    .member_ids()
-                    .into_iter()
-                    .map(|m| m.0.clone())
-                    .collect(),
-                _ => Vec::new(),
+            let (member_ids, consumer) = match &e.event {
+                WorldEvent::Coordinator(event) => (
+                    event
+                        .member_ids()
+                        .into_iter()
+                        .map(|m| m.0.clone())
+                        .collect(),
+                    e.consumer.or_else(|| world.subject_of(event)),
+                ),
+                _ => (Vec::new(), e.consumer),
             };
             LogView {
                 at_ms: e.at_ms,
-                consumer: e
-                    .consumer
+                consumer: consumer
                     .and_then(|c| world.clients().get(c))
                     .map(|c| c.config.name.clone()),
-                consumer_index: e.consumer,
+                consumer_index: consumer,
                 text: narrate::entry(e, world.clients()),
                 member_ids,
                 rule_id: e.rule.map(|r| r.id()),

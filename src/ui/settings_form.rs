@@ -141,17 +141,41 @@ pub fn settings_of(s: &ScenarioFile) -> SettingsForm {
     }
 }
 
-/// A whole number of ms in `min..=max`, or an error naming `field`.
-fn number(
-    field: &'static str,
-    label: &str,
-    text: &str,
-    min: u64,
-    max: u64,
-) -> Result<u64, FieldError> {
+/// A number field: the form field it checks and how an error names it.
+struct Field {
+    name: &'static str,
+    label: &'static str,
+}
+
+const SESSION: Field = Field {
+    name: "session_timeout_ms",
+    label: "session.timeout.ms (the broker allows group.min.session.timeout.ms..group.max.session.timeout.ms)",
+};
+const HEARTBEAT: Field = Field {
+    name: "heartbeat_interval_ms",
+    label: "heartbeat.interval.ms (below session.timeout.ms)",
+};
+const REBALANCE: Field = Field {
+    name: "rebalance_timeout_ms",
+    label: "max.poll.interval.ms (the rebalance timeout)",
+};
+const DELAY: Field = Field {
+    name: "initial_rebalance_delay_ms",
+    label: "group.initial.rebalance.delay.ms",
+};
+const LATENCY: Field = Field {
+    name: "latency_ms",
+    label: "Network latency",
+};
+
+/// A whole number of ms in `min..=max`, or an error naming the field.
+fn number(field: &Field, text: &str, min: u64, max: u64) -> Result<u64, FieldError> {
     let err = || FieldError {
-        field,
-        message: format!("{label} must be a whole number of ms from {min} to {max}."),
+        field: field.name,
+        message: format!(
+            "{} must be a whole number of ms from {min} to {max}.",
+            field.label
+        ),
     };
     let n: u64 = text.trim().parse().map_err(|_| err())?;
     if n < min || n > max {
@@ -163,41 +187,15 @@ fn number(
 /// Checks the settings form; the error names the field and the allowed range.
 pub fn validate_settings(f: &SettingsForm, s: &ScenarioFile) -> Result<Settings, FieldError> {
     let c = &s.config;
-    let session = number(
-        "session_timeout_ms",
-        "session.timeout.ms (the broker allows group.min.session.timeout.ms..group.max.session.timeout.ms)",
-        &f.session_timeout_ms,
-        c.min_session_timeout_ms,
-        c.max_session_timeout_ms,
-    )?;
-    let heartbeat = number(
-        "heartbeat_interval_ms",
-        "heartbeat.interval.ms (below session.timeout.ms)",
-        &f.heartbeat_interval_ms,
-        1,
-        session.saturating_sub(1).max(1),
-    )?;
-    let rebalance = number(
-        "rebalance_timeout_ms",
-        "max.poll.interval.ms (the rebalance timeout)",
-        &f.rebalance_timeout_ms,
-        1,
-        3_600_000,
-    )?;
-    let delay = number(
-        "initial_rebalance_delay_ms",
-        "group.initial.rebalance.delay.ms",
-        &f.initial_rebalance_delay_ms,
-        0,
-        300_000,
-    )?;
-    let latency = number("latency_ms", "Network latency", &f.latency_ms, 0, 10_000)?;
+    let (min_session, max_session) = (c.min_session_timeout_ms, c.max_session_timeout_ms);
+    let session = number(&SESSION, &f.session_timeout_ms, min_session, max_session)?;
+    let below_session = session.saturating_sub(1).max(1);
     Ok(Settings {
         session_timeout_ms: session,
-        heartbeat_interval_ms: heartbeat,
-        rebalance_timeout_ms: rebalance,
-        initial_rebalance_delay_ms: delay,
-        latency_ms: latency,
+        heartbeat_interval_ms: number(&HEARTBEAT, &f.heartbeat_interval_ms, 1, below_session)?,
+        rebalance_timeout_ms: number(&REBALANCE, &f.rebalance_timeout_ms, 1, 3_600_000)?,
+        initial_rebalance_delay_ms: number(&DELAY, &f.initial_rebalance_delay_ms, 0, 300_000)?,
+        latency_ms: number(&LATENCY, &f.latency_ms, 0, 10_000)?,
         assignor: f.assignor,
         join_version: f.join_version,
         range_ordering: f.range_ordering,
