@@ -19,7 +19,7 @@ pub fn entry(entry: &LogEntry, clients: &[Client]) -> String {
     let name = || {
         entry
             .consumer
-            .and_then(|c| clients.get(c))
+            .and_then(|c| clients.get(c.0))
             .map_or("?", |c| c.config.name.as_str())
     };
     match &entry.event {

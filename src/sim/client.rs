@@ -11,6 +11,32 @@ use std::collections::BTreeMap;
 
 pub use crate::defaults::RETRY_BACKOFF_MS;
 
+/// A consumer's identity in the world: its place in `World::clients`,
+/// fixed for the whole run. Its name is for people (the log, the trace);
+/// its incarnation only tells a restarted process's messages from the last.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ConsumerId(pub usize);
+
+impl std::ops::Index<ConsumerId> for [Client] {
+    type Output = Client;
+    fn index(&self, id: ConsumerId) -> &Client {
+        &self[id.0]
+    }
+}
+
+impl std::ops::Index<ConsumerId> for Vec<Client> {
+    type Output = Client;
+    fn index(&self, id: ConsumerId) -> &Client {
+        &self[id.0]
+    }
+}
+
+impl std::ops::IndexMut<ConsumerId> for Vec<Client> {
+    fn index_mut(&mut self, id: ConsumerId) -> &mut Client {
+        &mut self[id.0]
+    }
+}
+
 /// Where the client is in the group protocol, as the UI shows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -93,7 +119,8 @@ pub struct Client {
     pub config: ClientConfig,
     pub state: ClientState,
     pub member_id: MemberId,
-    pub generation_id: i32,
+    /// The generation it joined, if any (Kafka's `Generation.NO_GENERATION` is `None`).
+    pub generation: Option<i32>,
     /// Partitions this consumer currently consumes.
     pub owned: Vec<TopicPartition>,
     /// The error that stopped it, when Fenced or Failed.
@@ -113,7 +140,7 @@ impl Client {
             config,
             state: ClientState::Down,
             member_id: MemberId::default(),
-            generation_id: -1,
+            generation: None,
             owned: Vec::new(),
             fatal_error: None,
             incarnation: 0,
@@ -121,6 +148,11 @@ impl Client {
             protocol_name: None,
             ordering,
         }
+    }
+
+    /// The generation as requests carry it: -1 when it has none.
+    pub fn wire_generation(&self) -> i32 {
+        self.generation.unwrap_or(-1)
     }
 
     pub fn is_static(&self) -> bool {
@@ -138,7 +170,7 @@ impl Client {
     pub fn start(&mut self) -> Vec<Effect> {
         self.incarnation += 1;
         self.member_id = MemberId::default();
-        self.generation_id = -1;
+        self.generation = None;
         self.owned.clear();
         self.fatal_error = None;
         self.protocol_name = None;
@@ -289,7 +321,7 @@ impl Client {
                     self.past_member_ids.push(r.member_id.clone());
                 }
                 self.member_id = r.member_id.clone();
-                self.generation_id = r.generation_id;
+                self.generation = Some(r.generation_id);
                 self.protocol_name = r.protocol_name.clone();
                 self.state = ClientState::AwaitingSync;
                 let assignments = if r.leader == r.member_id && !r.skip_assignment {
@@ -305,7 +337,7 @@ impl Client {
                     }),
                     Effect::Send(Request::SyncGroup(SyncGroupRequest {
                         member_id: self.member_id.clone(),
-                        generation_id: self.generation_id,
+                        generation_id: self.wire_generation(),
                         group_instance_id: self.config.group_instance_id.clone(),
                         protocol_type: r.protocol_type.clone(),
                         protocol_name: r.protocol_name.clone(),
@@ -321,7 +353,7 @@ impl Client {
             }
             ErrorCode::UnknownMemberId => {
                 self.member_id = MemberId::default();
-                self.generation_id = -1;
+                self.generation = None;
                 vec![
                     Effect::Event(ClientAction::ResetMemberId {
                         backoff_ms: RETRY_BACKOFF_MS,
@@ -384,7 +416,7 @@ impl Client {
                     .collect();
                 self.owned = r.assignment.clone();
                 let mut effects = vec![Effect::Event(ClientAction::Assigned {
-                    generation_id: self.generation_id,
+                    generation_id: self.wire_generation(),
                     partitions: r.assignment,
                 })];
                 if self.cooperative() && !revoked.is_empty() {
@@ -400,11 +432,11 @@ impl Client {
             }
             ErrorCode::UnknownMemberId => {
                 self.member_id = MemberId::default();
-                self.generation_id = -1;
+                self.generation = None;
                 self.rejoin_after(Api::SyncGroup, r.error)
             }
             ErrorCode::IllegalGeneration => {
-                self.generation_id = -1;
+                self.generation = None;
                 self.rejoin_after(Api::SyncGroup, r.error)
             }
             ErrorCode::FencedInstanceId => self.fatal(r.error, Api::SyncGroup),
@@ -421,11 +453,11 @@ impl Client {
             ErrorCode::RebalanceInProgress => Vec::new(),
             ErrorCode::UnknownMemberId => {
                 self.member_id = MemberId::default();
-                self.generation_id = -1;
+                self.generation = None;
                 self.rejoin_after(Api::Heartbeat, error)
             }
             ErrorCode::IllegalGeneration => {
-                self.generation_id = -1;
+                self.generation = None;
                 self.rejoin_after(Api::Heartbeat, error)
             }
             ErrorCode::FencedInstanceId => self.fatal(error, Api::Heartbeat),
@@ -447,7 +479,7 @@ impl Client {
                 vec![
                     Effect::Send(Request::Heartbeat(HeartbeatRequest {
                         member_id: self.member_id.clone(),
-                        generation_id: self.generation_id,
+                        generation_id: self.wire_generation(),
                         group_instance_id: self.config.group_instance_id.clone(),
                     })),
                     Effect::Timer(ClientTimer::Heartbeat, self.config.heartbeat_interval_ms),

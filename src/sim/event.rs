@@ -4,6 +4,7 @@
 //! [`LogEntry::consumer`], which the world fills from the ids the event
 //! carries.
 
+use super::client::ConsumerId;
 use crate::coordinator::{Api, ErrorCode, Event, LeaveMemberResponse, Rule};
 use crate::ids::{GroupInstanceId, TopicPartition};
 
@@ -165,5 +166,5 @@ pub struct LogEntry {
     /// The consumer it is about, as an index into `World::clients`: the
     /// actor of a client event, or the one consumer whose member ids a
     /// coordinator event names.
-    pub consumer: Option<usize>,
+    pub consumer: Option<ConsumerId>,
 }

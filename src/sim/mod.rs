@@ -15,7 +15,7 @@ pub mod snapshot;
 pub mod trace;
 pub mod world;
 
-pub use client::{Client, ClientConfig, ClientState};
+pub use client::{Client, ClientConfig, ClientState, ConsumerId};
 pub use event::{ClientAction, LogEntry, RejoinCause, Source, WorldEvent};
 pub use invariants::{Violation, ViolationKind};
 pub use metrics::Metrics;

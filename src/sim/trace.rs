@@ -2,13 +2,14 @@
 //! serialises them as the NDJSON trace of spec/scenario-format.md; the sim
 //! itself writes no file format.
 
+use super::client::ConsumerId;
 use crate::coordinator::{Api, Group, GroupState, Response, Rule};
 use crate::ids::{GroupInstanceId, MemberId};
 
 /// Who sent a simulated request: a consumer (by index) or the admin client.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Requester {
-    Consumer(usize),
+    Consumer(ConsumerId),
     Admin,
 }
 

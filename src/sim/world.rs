@@ -3,7 +3,7 @@
 //! sequence). `step()` runs exactly one event; the same settings and
 //! actions give the same run, byte for byte.
 
-use super::client::{Client, ClientState, ClientTimer, Effect};
+use super::client::{Client, ClientState, ClientTimer, ConsumerId, Effect};
 use super::event::{ClientAction, LogEntry, WorldEvent};
 use super::invariants::Violation;
 use super::metrics::Metrics;
@@ -20,7 +20,7 @@ pub const RECENT_MESSAGES: usize = 200;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sender {
     Client {
-        index: usize,
+        index: ConsumerId,
         incarnation: u32,
     },
     /// The admin client (`removeMembersFromConsumerGroup`).
@@ -53,7 +53,7 @@ pub enum SimEvent {
         request: Request,
     },
     ToClient {
-        index: usize,
+        index: ConsumerId,
         incarnation: u32,
         request_id: RequestId,
         response: Response,
@@ -63,7 +63,7 @@ pub enum SimEvent {
         response: Response,
     },
     ClientTimer {
-        index: usize,
+        index: ConsumerId,
         incarnation: u32,
         timer: ClientTimer,
     },
@@ -79,7 +79,7 @@ pub struct World {
     pub(super) clients: Vec<Client>,
     pub(super) actions: Vec<(u64, Action)>,
     pub(super) queue: BTreeMap<(u64, u64), SimEvent>,
-    client_timers: BTreeMap<(usize, ClientTimer), (u64, u64)>,
+    client_timers: BTreeMap<(ConsumerId, ClientTimer), (u64, u64)>,
     seq: u64,
     pub(super) now_ms: u64,
     pub(super) steps: u64,
@@ -175,14 +175,14 @@ impl World {
         self.ended
     }
 
-    /// Adds a consumer to the running world (not started yet); returns its index.
-    pub fn add_client(&mut self, client: Client) -> usize {
+    /// Adds a consumer to the running world (not started yet); returns its id.
+    pub fn add_client(&mut self, client: Client) -> ConsumerId {
         self.metrics
             .per_consumer
             .entry(client.config.name.clone())
             .or_default();
         self.clients.push(client);
-        self.clients.len() - 1
+        ConsumerId(self.clients.len() - 1)
     }
 
     /// The event log so far, oldest first.
@@ -245,9 +245,12 @@ impl World {
         self.coordinator.group().map_or(-1, |g| g.generation_id)
     }
 
-    /// The index of the consumer called `name`.
-    pub fn client_index(&self, name: &str) -> Option<usize> {
-        self.clients.iter().position(|c| c.config.name == name)
+    /// The consumer called `name`.
+    pub fn client_index(&self, name: &str) -> Option<ConsumerId> {
+        self.clients
+            .iter()
+            .position(|c| c.config.name == name)
+            .map(ConsumerId)
     }
 
     /// Queues one more action (at or after the current time).
@@ -431,8 +434,9 @@ impl World {
     }
 
     /// Calls `f` for every client named `name` or belonging to Streams instance `name`.
-    fn for_each_named(&mut self, name: &str, mut f: impl FnMut(&mut World, usize)) {
-        let targets: Vec<usize> = (0..self.clients.len())
+    fn for_each_named(&mut self, name: &str, mut f: impl FnMut(&mut World, ConsumerId)) {
+        let targets: Vec<ConsumerId> = (0..self.clients.len())
+            .map(ConsumerId)
             .filter(|&c| {
                 let cfg = &self.clients[c].config;
                 cfg.name == name || cfg.streams_instance.as_deref() == Some(name)
@@ -483,6 +487,7 @@ impl World {
                 .cloned()
                 .collect();
             for (c, client) in self.clients.iter_mut().enumerate() {
+                let c = ConsumerId(c);
                 let mut mine = client.config.topics.clone();
                 mine.sort();
                 if mine == all {
@@ -517,7 +522,7 @@ impl World {
     }
 
     /// The client whose current or past member id this is.
-    pub fn client_of(&self, member_id: &MemberId) -> Option<usize> {
+    pub fn client_of(&self, member_id: &MemberId) -> Option<ConsumerId> {
         self.clients
             .iter()
             .position(|c| &c.member_id == member_id)
@@ -526,9 +531,10 @@ impl World {
                     .iter()
                     .position(|c| c.past_member_ids.contains(member_id))
             })
+            .map(ConsumerId)
     }
 
-    fn apply_effects(&mut self, index: usize, effects: Vec<Effect>) {
+    fn apply_effects(&mut self, index: ConsumerId, effects: Vec<Effect>) {
         // Only heartbeats leave a consumer's holdings as they were.
         let routine = effects.iter().all(|e| {
             matches!(
@@ -568,7 +574,7 @@ impl World {
         }
     }
 
-    fn schedule_client_timer(&mut self, index: usize, timer: ClientTimer, after_ms: u64) {
+    fn schedule_client_timer(&mut self, index: ConsumerId, timer: ClientTimer, after_ms: u64) {
         if let Some(old) = self.client_timers.remove(&(index, timer)) {
             self.queue.remove(&old);
         }
@@ -687,7 +693,7 @@ impl World {
     /// names, if it names exactly one consumer's. A new member's id is
     /// known to its consumer only once the JoinGroup response arrives, so a
     /// view asks again later (the log entry keeps what was known then).
-    pub fn subject_of(&self, event: &Event) -> Option<usize> {
+    pub fn subject_of(&self, event: &Event) -> Option<ConsumerId> {
         let mut found = None;
         for id in event.member_ids() {
             let c = self.client_of(id)?;
@@ -700,7 +706,7 @@ impl World {
     }
 
     /// Appends to the event log (and the trace, when tracing).
-    fn log_event(&mut self, event: WorldEvent, rule: Option<Rule>, consumer: Option<usize>) {
+    fn log_event(&mut self, event: WorldEvent, rule: Option<Rule>, consumer: Option<ConsumerId>) {
         self.log_event_at(self.now_ms, event, rule, consumer);
     }
 
@@ -709,7 +715,7 @@ impl World {
         at_ms: u64,
         event: WorldEvent,
         rule: Option<Rule>,
-        consumer: Option<usize>,
+        consumer: Option<ConsumerId>,
     ) {
         if self.tracing {
             self.trace.push(TraceRecord::Event(self.log.len()));

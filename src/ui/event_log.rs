@@ -87,9 +87,9 @@ fn views_of(state: &AppState, indices: &[usize]) -> Vec<LogView> {
             LogView {
                 at_ms: e.at_ms,
                 consumer: consumer
-                    .and_then(|c| world.clients().get(c))
+                    .and_then(|c| world.clients().get(c.0))
                     .map(|c| c.config.name.clone()),
-                consumer_index: consumer,
+                consumer_index: consumer.map(|c| c.0),
                 text: narrate::entry(e, world.clients()),
                 member_ids,
                 rule_id: e.rule.map(|r| r.id()),

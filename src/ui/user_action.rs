@@ -9,7 +9,7 @@ use crate::defaults;
 use crate::scenario::model::ConsumerSpec;
 use crate::scenario::simulation::ordering_of;
 use crate::scenario::ScenarioFile;
-use crate::sim::client::{Client, ClientConfig};
+use crate::sim::client::{Client, ClientConfig, ConsumerId};
 use crate::sim::{Action, World};
 
 /// Down time of a restart from the UI.
@@ -77,7 +77,7 @@ pub fn validate_user(world: &World, action: &UserAction) -> Result<(), String> {
     }
 }
 
-fn known(world: &World, name: &str) -> Result<usize, String> {
+fn known(world: &World, name: &str) -> Result<ConsumerId, String> {
     world
         .client_index(name)
         .ok_or_else(|| format!("No consumer called {name}."))
