@@ -1,15 +1,20 @@
 //! GroupScope: Apache Kafka's classic consumer-group coordinator with static
 //! membership (KIP-345), as a deterministic simulation you can watch.
 //!
-//! Layers (arrows point down only):
+//! Layers, each importing only those below it (never one above, never in a
+//! circle):
+//! - [`ids`] and [`defaults`]: Kafka's identifiers and defaults. Leaves.
 //! - [`coordinator`]: the sans-IO group coordinator. Time comes in as an
-//!   argument, responses leave through an outbox; no clock, no I/O, no UI.
+//!   argument; responses and typed [`coordinator::Event`]s leave through an
+//!   outbox; no clock, no I/O, no sentence.
 //! - [`assignor`]: the client-side partition assignors the leader runs
-//!   (range, round-robin), as pure functions.
+//!   (range, round-robin, cooperative-sticky), as pure functions.
 //! - [`sim`]: the deterministic world: virtual clock, event queue, simulated
-//!   consumer clients, seeded RNG, metrics, invariant checks.
-//! - [`scenario`]: scenario files (protocol and simulation), the runner that
-//!   turns one into an NDJSON trace, and the expectation checker.
+//!   consumer clients, seeded RNG, metrics, invariant checks; it records
+//!   what happens as typed events ([`sim::WorldEvent`]) and trace records.
+//! - [`narrate`]: the one place where events become sentences.
+//! - [`scenario`]: scenario files (protocol and simulation), the runners,
+//!   the NDJSON trace (it serialises the records) and the checker.
 //! - [`ui`]: the app state and reducer (native, tested) and the Yew view
 //!   over it (wasm only).
 

@@ -2,9 +2,9 @@
 //!
 //! Every [`Event`] carries the ids, generation and states it concerns; the
 //! rule that fired travels beside it in [`super::Output::Event`]. The core
-//! composes no sentence: `crate::narrate` turns an event into words for the
-//! event log, the narration, the trace's `text` and the exporters, and
-//! nothing parses a sentence back.
+//! composes no sentence: the narrator (`narrate`, a layer above) words an
+//! event for the event log, the narration, the trace's `text` and the
+//! exporters, and nothing parses a sentence back.
 
 use super::messages::Api;
 use super::state::GroupState;

@@ -1,8 +1,8 @@
 //! What happened in the simulated world, as data: the coordinator's events,
-//! what each consumer did, and what the operator did. `crate::narrate` turns
-//! a [`LogEntry`] into a sentence; the UI links an entry to its consumer by
-//! [`LogEntry::consumer`], which the world fills from the ids the event
-//! carries.
+//! what each consumer did, and what the operator did. The narrator
+//! (`narrate`, a layer above) turns a [`LogEntry`] into a sentence; the UI
+//! links an entry to its consumer by [`LogEntry::consumer`], or later by the
+//! member ids the event carries (`World::subject_of`).
 
 use super::client::ConsumerId;
 use crate::coordinator::{Api, ErrorCode, Event, LeaveMemberResponse, Rule};

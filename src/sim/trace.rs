@@ -1,6 +1,6 @@
-//! The run as typed records, in the order they happened. `crate::scenario`
-//! serialises them as the NDJSON trace of spec/scenario-format.md; the sim
-//! itself writes no file format.
+//! The run as typed records, in the order they happened. The scenario
+//! layer above serialises them as the NDJSON trace of
+//! spec/scenario-format.md; the sim itself writes no file format.
 
 use super::client::ConsumerId;
 use crate::coordinator::{Api, Group, GroupState, Response, Rule};
