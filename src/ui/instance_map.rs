@@ -4,7 +4,9 @@
 //! them gets `FENCED_INSTANCE_ID`), and below it the pending dynamic members
 //! of KIP-394 (told `MEMBER_ID_REQUIRED`, not members yet).
 
+use super::consumers::consumer_class;
 use super::format::short_member_id;
+use crate::sim::snapshot::InstanceRow;
 use crate::sim::Snapshot;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -24,49 +26,6 @@ fn member_id(id: &str) -> Html {
 #[component]
 pub fn InstanceMap(props: &InstanceMapProps) -> Html {
     let snap = &props.snap;
-    let colour = |consumer: &Option<String>| {
-        consumer
-            .as_ref()
-            .and_then(|n| snap.consumers.iter().find(|c| c.name == *n))
-            .map(|c| super::consumers::consumer_class(c.index))
-            .unwrap_or_default()
-    };
-    let rows = snap.instances.iter().map(|row| {
-        let removed = row.member_id.is_empty();
-        html! {
-            <tr key={row.instance_id.clone()} class={classes!("instance-row", colour(&row.consumer), removed.then_some("removed"))}
-                data-testid="instance-row" data-instance-id={row.instance_id.clone()}
-                data-member-id={row.member_id.clone()}>
-                <th scope="row">
-                    <span class="swatch" aria-hidden="true"></span>
-                    <code>{ &row.instance_id }</code>
-                    if let Some(name) = row.consumer.as_ref().filter(|n| **n != row.instance_id) {
-                        <span class="muted consumer-name">{ format!(" ({name})") }</span>
-                    }
-                </th>
-                <td>
-                    if removed {
-                        <span class="muted" title="No member has this group.instance.id now: it was removed (session expired or admin removal)">
-                            { "— removed" }
-                        </span>
-                    } else {
-                        { member_id(&row.member_id) }
-                    }
-                </td>
-                <td class="history">
-                    if row.history.is_empty() {
-                        <span class="muted">{ "—" }</span>
-                    }
-                    { for row.history.iter().rev().map(|old| html! {
-                        <span class="old-id" title={format!("{old}: replaced, so a request with it gets FENCED_INSTANCE_ID")}>
-                            <s><code class="member-id">{ short_member_id(old) }</code></s>
-                            <span class="fenced-tag">{ "FENCED" }</span>
-                        </span>
-                    }) }
-                </td>
-            </tr>
-        }
-    });
     html! {
         <>
             <table class="instance-map" data-testid="instance-map">
@@ -86,21 +45,73 @@ pub fn InstanceMap(props: &InstanceMapProps) -> Html {
                             </td>
                         </tr>
                     }
-                    { for rows }
+                    { for snap.instances.iter().map(|row| instance_row(snap, row)) }
                 </tbody>
             </table>
-            <div class="pending">
-                <span class="pending-label">
-                    { "Pending (KIP-394, " }<code>{ "MEMBER_ID_REQUIRED" }</code>{ "):" }
-                </span>
-                if snap.pending_members.is_empty() {
-                    <span class="muted">{ " none" }</span>
-                } else {
-                    { for snap.pending_members.iter().map(|m| html! {
-                        <span key={m.clone()} class="pending-id">{ member_id(m) }</span>
-                    }) }
-                }
-            </div>
+            { pending(&snap.pending_members) }
         </>
+    }
+}
+
+/// One instance id: the consumer that uses it, its member id now (or
+/// "removed"), and its earlier member ids, each marked FENCED.
+fn instance_row(snap: &Snapshot, row: &InstanceRow) -> Html {
+    let removed = row.member_id.is_empty();
+    let colour = row
+        .consumer
+        .as_ref()
+        .and_then(|n| snap.consumers.iter().find(|c| c.name == *n))
+        .map(|c| consumer_class(c.index))
+        .unwrap_or_default();
+    html! {
+        <tr key={row.instance_id.clone()} class={classes!("instance-row", colour, removed.then_some("removed"))}
+            data-testid="instance-row" data-instance-id={row.instance_id.clone()}
+            data-member-id={row.member_id.clone()}>
+            <th scope="row">
+                <span class="swatch" aria-hidden="true"></span>
+                <code>{ &row.instance_id }</code>
+                if let Some(name) = row.consumer.as_ref().filter(|n| **n != row.instance_id) {
+                    <span class="muted consumer-name">{ format!(" ({name})") }</span>
+                }
+            </th>
+            <td>
+                if removed {
+                    <span class="muted" title="No member has this group.instance.id now: it was removed (session expired or admin removal)">
+                        { "— removed" }
+                    </span>
+                } else {
+                    { member_id(&row.member_id) }
+                }
+            </td>
+            <td class="history">
+                if row.history.is_empty() {
+                    <span class="muted">{ "—" }</span>
+                }
+                { for row.history.iter().rev().map(|old| html! {
+                    <span class="old-id" title={format!("{old}: replaced, so a request with it gets FENCED_INSTANCE_ID")}>
+                        <s><code class="member-id">{ short_member_id(old) }</code></s>
+                        <span class="fenced-tag">{ "FENCED" }</span>
+                    </span>
+                }) }
+            </td>
+        </tr>
+    }
+}
+
+/// The dynamic members told `MEMBER_ID_REQUIRED` that have not joined yet.
+fn pending(members: &[String]) -> Html {
+    html! {
+        <div class="pending">
+            <span class="pending-label">
+                { "Pending (KIP-394, " }<code>{ "MEMBER_ID_REQUIRED" }</code>{ "):" }
+            </span>
+            if members.is_empty() {
+                <span class="muted">{ " none" }</span>
+            } else {
+                { for members.iter().map(|m| html! {
+                    <span key={m.clone()} class="pending-id">{ member_id(m) }</span>
+                }) }
+            }
+        </div>
     }
 }

@@ -133,69 +133,103 @@ fn rows<'a>(
         .collect()
 }
 
-/// One message as a row of the diagram.
-fn row(snap: &Snapshot, lanes: &[Lane], key: String, m: &MessageView, in_flight: bool) -> Html {
-    let n = lanes.len();
-    // The admin client has no name: its lane is the last one.
-    let consumer_lane = m
-        .consumer
-        .as_deref()
-        .and_then(|name| lanes.iter().position(|l| l.name.as_deref() == Some(name)))
-        .unwrap_or(n - 1);
-    let (from, to) = if m.to_coordinator {
-        (lane_x(consumer_lane, n), lane_x(0, n))
-    } else {
-        (lane_x(0, n), lane_x(consumer_lane, n))
-    };
-    let reach = progress(m, snap.now_ms, in_flight);
-    let head = from + (to - from) * reach;
-    let (lo, hi) = if from < to {
-        (from, head)
-    } else {
-        (head, from)
-    };
+/// Where a message's arrow runs, as fractions of the lanes' width: from
+/// the sender's lifeline toward the receiver's, drawn over `lo..hi` (as far
+/// as the message has travelled).
+struct Span {
+    from: f64,
+    to: f64,
+    lo: f64,
+    hi: f64,
+}
+
+impl Span {
+    fn of(lanes: &[Lane], m: &MessageView, now_ms: u64, in_flight: bool) -> Self {
+        let n = lanes.len();
+        // The admin client has no name: its lane is the last one.
+        let consumer_lane = m
+            .consumer
+            .as_deref()
+            .and_then(|name| lanes.iter().position(|l| l.name.as_deref() == Some(name)))
+            .unwrap_or(n - 1);
+        let (from, to) = if m.to_coordinator {
+            (lane_x(consumer_lane, n), lane_x(0, n))
+        } else {
+            (lane_x(0, n), lane_x(consumer_lane, n))
+        };
+        let head = from + (to - from) * progress(m, now_ms, in_flight);
+        let (lo, hi) = if from < to {
+            (from, head)
+        } else {
+            (head, from)
+        };
+        Span { from, to, lo, hi }
+    }
+
+    /// The CSS variables that place the arrow and its label.
+    fn style(&self) -> String {
+        let (lo, hi) = (self.lo, self.hi);
+        format!(
+            "--lo:{lo:.4};--hi:{hi:.4};--mid:{:.4}",
+            (self.from + self.to) / 2.0
+        )
+    }
+}
+
+/// A row's classes: request or response, its direction, the consumer's
+/// colour, in flight, and whether its error stands out (fatal when fenced).
+fn row_class(snap: &Snapshot, m: &MessageView, span: &Span, in_flight: bool) -> Classes {
     let error = error_of(m);
     let colour = m
         .consumer
         .as_deref()
         .and_then(|c| consumer_index(snap, c))
         .map(consumer_class);
-    let class = classes!(
+    classes!(
         "seq-row",
         if m.to_coordinator {
             "request"
         } else {
             "response"
         },
-        if to > from { "rightward" } else { "leftward" },
+        if span.to > span.from {
+            "rightward"
+        } else {
+            "leftward"
+        },
         colour,
         in_flight.then_some("in-flight"),
         error.map(|_| "has-error"),
         (error == Some(ErrorCode::FencedInstanceId)).then_some("fatal"),
-    );
-    let style = format!("--lo:{lo:.4};--hi:{hi:.4};--mid:{:.4}", (from + to) / 2.0);
+    )
+}
+
+/// The message in a sentence, with when it was sent and arrived.
+fn row_title(m: &MessageView, in_flight: bool) -> String {
     let who = m.consumer.as_deref().unwrap_or("admin");
-    let what = match (m.to_coordinator, error) {
+    let what = match (m.to_coordinator, error_of(m)) {
         (true, _) => format!("{who} → coordinator: {} request", m.api),
         (false, Some(e)) => format!("coordinator → {who}: {} response, {}", m.api, e.name()),
         (false, None) => format!("coordinator → {who}: {} response, NONE", m.api),
     };
-    let title = if in_flight {
-        format!(
-            "{what} (sent at {}, in flight)",
-            format_virtual_time(m.sent_at_ms)
-        )
+    let sent = format_virtual_time(m.sent_at_ms);
+    if in_flight {
+        format!("{what} (sent at {sent}, in flight)")
     } else {
-        format!(
-            "{what} (sent at {}, arrived at {})",
-            format_virtual_time(m.sent_at_ms),
-            format_virtual_time(m.arrives_at_ms)
-        )
-    };
+        let arrived = format_virtual_time(m.arrives_at_ms);
+        format!("{what} (sent at {sent}, arrived at {arrived})")
+    }
+}
+
+/// One message as a row of the diagram.
+fn row(snap: &Snapshot, lanes: &[Lane], key: String, m: &MessageView, in_flight: bool) -> Html {
+    let span = Span::of(lanes, m, snap.now_ms, in_flight);
+    let error = error_of(m);
     html! {
-        <li key={key} {class} {style} {title} data-testid="message" data-api={m.api.name()}
-            data-consumer={who.to_string()} data-error={m.error.map(|e| e.name())}
-            data-in-flight={in_flight.then_some("true")}>
+        <li key={key} class={row_class(snap, m, &span, in_flight)} style={span.style()}
+            title={row_title(m, in_flight)} data-testid="message" data-api={m.api.name()}
+            data-consumer={m.consumer.as_deref().unwrap_or("admin").to_string()}
+            data-error={m.error.map(|e| e.name())} data-in-flight={in_flight.then_some("true")}>
             <span class="seq-time num">{ format_virtual_time(m.sent_at_ms) }</span>
             <span class="seq-arrow" aria-hidden="true"></span>
             <span class="seq-label">
@@ -211,6 +245,46 @@ fn row(snap: &Snapshot, lanes: &[Lane], key: String, m: &MessageView, in_flight:
     }
 }
 
+/// The lanes' names over the diagram and their lifelines through it, one
+/// pair per lane at the same `--x`.
+fn lane_marks(lanes: &[Lane], class: &'static str, with_label: bool) -> Html {
+    let n = lanes.len();
+    html! {
+        { for lanes.iter().enumerate().map(|(i, l)| html! {
+            <span class={classes!(class, l.class.clone())} style={format!("--x:{:.4}", lane_x(i, n))}>
+                if with_label { { &l.label } }
+            </span>
+        }) }
+    }
+}
+
+/// The caption with its key, and the button that shows or hides the
+/// routine heartbeats (saying how many there are).
+fn toolbar(
+    shown: usize,
+    hidden: usize,
+    show_heartbeats: bool,
+    toggle: Callback<MouseEvent>,
+) -> Html {
+    let toggle_label = if show_heartbeats {
+        format!("Hide heartbeats ({hidden})")
+    } else {
+        format!("Show heartbeats ({hidden} hidden)")
+    };
+    html! {
+        <div class="seq-toolbar">
+            <p class="seq-caption">
+                { format!("Last {} messages, oldest first. ", shown.min(MAX_ROWS)) }
+                <span class="seq-key request">{ "request" }</span>
+                <span class="seq-key response">{ "response" }</span>
+                <span class="seq-key in-flight">{ "in flight" }</span>
+            </p>
+            <button type="button" class="seq-toggle" aria-pressed={show_heartbeats.to_string()}
+                    onclick={toggle}>{ toggle_label }</button>
+        </div>
+    }
+}
+
 /// The sequence diagram of recent requests and responses.
 #[component]
 pub fn MessageFlow(props: &MessageFlowProps) -> Html {
@@ -219,52 +293,24 @@ pub fn MessageFlow(props: &MessageFlowProps) -> Html {
     let all = &props.messages[..];
     let hidden = all.iter().filter(|m| is_routine_heartbeat(m)).count();
     let rows = rows(snap, all, *show_heartbeats);
-    let with_admin = rows.iter().any(|(_, m, _)| m.consumer.is_none());
-    let lanes = lanes(snap, with_admin);
-    let n = lanes.len();
+    let lanes = lanes(snap, rows.iter().any(|(_, m, _)| m.consumer.is_none()));
     let toggle = {
         let show = show_heartbeats.clone();
         Callback::from(move |_: MouseEvent| show.set(!*show))
     };
-    let heads = lanes.iter().enumerate().map(|(i, l)| {
-        html! {
-            <span class={classes!("seq-lane-name", l.class.clone())}
-                  style={format!("--x:{:.4}", lane_x(i, n))}>{ &l.label }</span>
-        }
-    });
-    let lifelines = lanes.iter().enumerate().map(|(i, l)| {
-        html! {
-            <span class={classes!("seq-lifeline", l.class.clone())}
-                  style={format!("--x:{:.4}", lane_x(i, n))}></span>
-        }
-    });
     let items = rows
         .iter()
         .map(|(key, m, in_flight)| row(snap, &lanes, key.clone(), m, *in_flight));
-    let toggle_label = if *show_heartbeats {
-        format!("Hide heartbeats ({hidden})")
-    } else {
-        format!("Show heartbeats ({hidden} hidden)")
-    };
     html! {
         <div class="seq" data-testid="message-flow">
-            <div class="seq-toolbar">
-                <p class="seq-caption">
-                    { format!("Last {} messages, oldest first. ", rows.len().min(MAX_ROWS)) }
-                    <span class="seq-key request">{ "request" }</span>
-                    <span class="seq-key response">{ "response" }</span>
-                    <span class="seq-key in-flight">{ "in flight" }</span>
-                </p>
-                <button type="button" class="seq-toggle" aria-pressed={show_heartbeats.to_string()}
-                        onclick={toggle}>{ toggle_label }</button>
-            </div>
-            <div class="seq-head" aria-hidden="true">{ for heads }</div>
+            { toolbar(rows.len(), hidden, *show_heartbeats, toggle) }
+            <div class="seq-head" aria-hidden="true">{ lane_marks(&lanes, "seq-lane-name", true) }</div>
             // The body scrolls from its bottom (CSS column-reverse), so it
             // follows the newest row without reading the layout on every step.
             <div class="seq-body">
                 // The lifelines span the rows' full height, not just the visible part.
                 <div class="seq-canvas">
-                    <div class="seq-lifelines" aria-hidden="true">{ for lifelines }</div>
+                    <div class="seq-lifelines" aria-hidden="true">{ lane_marks(&lanes, "seq-lifeline", false) }</div>
                     if rows.is_empty() {
                         <p class="seq-empty">
                             { "No messages yet. JoinGroup, SyncGroup, Heartbeat and LeaveGroup travel \

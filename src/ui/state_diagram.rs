@@ -201,85 +201,21 @@ pub fn StateDiagram(props: &StateDiagramProps) -> Html {
     let edges = drawn_edges();
     let last = highlighted_edge(props.last_transition, &edges);
     let arrows = edges.iter().map(|&(from, to)| {
-        let arrow = route(from, to, edges.contains(&(to, from)));
-        let is_last = last == Some((from, to));
-        // A new key per generation remounts the highlighted arrow, so its
-        // animation plays again when the same move happens again.
-        let key = if is_last {
-            format!("{from}-{to}-last-{}", props.generation)
-        } else {
-            format!("{from}-{to}")
-        };
-        let marker = if is_last {
-            "url(#gs-arrowhead-last)"
-        } else {
-            "url(#gs-arrowhead)"
-        };
-        html! {
-            <g key={key} class={classes!("edge", is_last.then_some("last"))}
-               data-from={from.name()} data-to={to.name()}>
-                <path d={arrow.path()} pathLength="1" marker-end={marker} />
-                <text x={format!("{:.1}", arrow.label_at.0)} y={format!("{:.1}", arrow.label_at.1)}
-                      text-anchor={arrow.anchor}>{ edge_label(from, to) }</text>
-            </g>
-        }
-    });
-    let nodes = GroupState::ALL.iter().map(|&state| {
-        let (cx, cy) = node_center(state);
-        let width = node_width(state);
-        let current = state == current_state;
-        html! {
-            <g class={classes!("node", state_class(state), current.then_some("current"))}
-               data-state={state.name()} aria-current={current.then_some("step")}>
-                <rect x={format!("{:.1}", cx - width / 2.0)} y={format!("{:.1}", cy - NODE_HEIGHT / 2.0)}
-                      width={format!("{width:.1}")} height={NODE_HEIGHT.to_string()} rx="18" />
-                <text x={cx.to_string()} y={(cy + 4.5).to_string()} text-anchor="middle">{ state.name() }</text>
-            </g>
-        }
+        let paired = edges.contains(&(to, from));
+        edge(from, to, paired, last == Some((from, to)), props.generation)
     });
     let (dead_x, dead_y) = node_center(GroupState::Dead);
     let exists = props.generation >= 0;
-    let generation = if exists {
-        props.generation.to_string()
-    } else {
-        "–".to_string()
-    };
-    let leader = props
-        .leader
-        .as_deref()
-        .map_or_else(|| "none".to_string(), short_member_id);
-    let label = format!(
-        "Group state diagram. Current state: {}. Generation {generation}, leader {leader}.",
-        current_state.name()
-    );
     html! {
         <figure class={classes!("state-figure", state_class(current_state))}>
             <svg class="state-diagram" data-testid="state-diagram" role="img"
-                 viewBox={format!("0 0 {VIEW_WIDTH} {VIEW_HEIGHT}")} aria-label={label}>
-                <defs>
-                    <marker id="gs-arrowhead" viewBox="0 0 10 10" refX="9" refY="5"
-                            markerWidth="7" markerHeight="7" orient="auto-start-reverse">
-                        <path d="M0 0 L10 5 L0 10 z" />
-                    </marker>
-                    <marker id="gs-arrowhead-last" class="marker-last" viewBox="0 0 10 10" refX="9" refY="5"
-                            markerWidth="4.5" markerHeight="4.5" orient="auto-start-reverse">
-                        <path d="M0 0 L10 5 L0 10 z" />
-                    </marker>
-                </defs>
+                 viewBox={format!("0 0 {VIEW_WIDTH} {VIEW_HEIGHT}")} aria-label={aria_label(props)}>
+                { arrowheads() }
                 { for arrows }
-                { for nodes }
+                { for GroupState::ALL.iter().map(|&state| node(state, state == current_state)) }
                 <text class="note" x={dead_x.to_string()} y={(dead_y + NODE_HEIGHT / 2.0 + 16.0).to_string()}
                       text-anchor="middle">{ "entered from any state" }</text>
-                <g class="readout" aria-hidden="true">
-                    <text class="readout-label" x={READOUT_X.to_string()} y="96">{ "generation" }</text>
-                    <text class="readout-value" x={READOUT_X.to_string()} y="120">{ generation }</text>
-                    <text class="readout-label" x={READOUT_X.to_string()} y="148">{ "leader" }</text>
-                    <text class={classes!("readout-value", props.leader.is_none().then_some("none"))}
-                          x={READOUT_X.to_string()} y="172">
-                        <title>{ props.leader.clone().unwrap_or_default() }</title>
-                        { leader }
-                    </text>
-                </g>
+                { readout(props) }
             </svg>
             <figcaption class="state-caption">
                 <span class="state-caption-name">{ current_state.name() }</span>
@@ -288,6 +224,99 @@ pub fn StateDiagram(props: &StateDiagramProps) -> Html {
                 </span>
             </figcaption>
         </figure>
+    }
+}
+
+/// The generation as the diagram writes it: "–" before the group exists.
+fn generation_text(generation: i32) -> String {
+    if generation >= 0 {
+        generation.to_string()
+    } else {
+        "–".to_string()
+    }
+}
+
+/// The leader as the diagram writes it: short, or "none".
+fn leader_text(leader: Option<&str>) -> String {
+    leader.map_or_else(|| "none".to_string(), short_member_id)
+}
+
+/// The diagram in one sentence, for assistive technology.
+fn aria_label(props: &StateDiagramProps) -> String {
+    format!(
+        "Group state diagram. Current state: {}. Generation {}, leader {}.",
+        props.state.name(),
+        generation_text(props.generation),
+        leader_text(props.leader.as_deref())
+    )
+}
+
+/// The arrowheads: the ordinary one and the last move's (accent colour).
+fn arrowheads() -> Html {
+    html! {
+        <defs>
+            <marker id="gs-arrowhead" viewBox="0 0 10 10" refX="9" refY="5"
+                    markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                <path d="M0 0 L10 5 L0 10 z" />
+            </marker>
+            <marker id="gs-arrowhead-last" class="marker-last" viewBox="0 0 10 10" refX="9" refY="5"
+                    markerWidth="4.5" markerHeight="4.5" orient="auto-start-reverse">
+                <path d="M0 0 L10 5 L0 10 z" />
+            </marker>
+        </defs>
+    }
+}
+
+/// One move's arrow with its label; `is_last` highlights it.
+fn edge(from: GroupState, to: GroupState, paired: bool, is_last: bool, generation: i32) -> Html {
+    let arrow = route(from, to, paired);
+    // A new key per generation remounts the highlighted arrow, so its
+    // animation plays again when the same move happens again.
+    let (key, marker) = if is_last {
+        (
+            format!("{from}-{to}-last-{generation}"),
+            "url(#gs-arrowhead-last)",
+        )
+    } else {
+        (format!("{from}-{to}"), "url(#gs-arrowhead)")
+    };
+    html! {
+        <g key={key} class={classes!("edge", is_last.then_some("last"))}
+           data-from={from.name()} data-to={to.name()}>
+            <path d={arrow.path()} pathLength="1" marker-end={marker} />
+            <text x={format!("{:.1}", arrow.label_at.0)} y={format!("{:.1}", arrow.label_at.1)}
+                  text-anchor={arrow.anchor}>{ edge_label(from, to) }</text>
+        </g>
+    }
+}
+
+/// One state's node (`data-state`); the current one is marked `aria-current="step"`.
+fn node(state: GroupState, current: bool) -> Html {
+    let (cx, cy) = node_center(state);
+    let width = node_width(state);
+    html! {
+        <g class={classes!("node", state_class(state), current.then_some("current"))}
+           data-state={state.name()} aria-current={current.then_some("step")}>
+            <rect x={format!("{:.1}", cx - width / 2.0)} y={format!("{:.1}", cy - NODE_HEIGHT / 2.0)}
+                  width={format!("{width:.1}")} height={NODE_HEIGHT.to_string()} rx="18" />
+            <text x={cx.to_string()} y={(cy + 4.5).to_string()} text-anchor="middle">{ state.name() }</text>
+        </g>
+    }
+}
+
+/// The generation and the leader, in the free space left of the column.
+fn readout(props: &StateDiagramProps) -> Html {
+    html! {
+        <g class="readout" aria-hidden="true">
+            <text class="readout-label" x={READOUT_X.to_string()} y="96">{ "generation" }</text>
+            <text class="readout-value" x={READOUT_X.to_string()} y="120">{ generation_text(props.generation) }</text>
+            <text class="readout-label" x={READOUT_X.to_string()} y="148">{ "leader" }</text>
+            <text class={classes!("readout-value", props.leader.is_none().then_some("none"))}
+                  x={READOUT_X.to_string()} y="172">
+                <title>{ props.leader.clone().unwrap_or_default() }</title>
+                { leader_text(props.leader.as_deref()) }
+            </text>
+        </g>
     }
 }
 

@@ -9,10 +9,12 @@
 //! The header's `rebalance-count` and `partition-moves` read-outs belong to
 //! the app shell; this panel uses its own `data-metric` names.
 
+mod consumer_row;
+
 use super::format::format_seconds;
-use super::marks::{colour_repeats, consumer_class};
 use crate::sim::metrics::ConsumerMetrics;
 use crate::sim::snapshot::Snapshot;
+use consumer_row::ConsumerRow;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -51,35 +53,6 @@ fn consumer_rows(snap: &Snapshot) -> Vec<(String, Option<usize>, ConsumerMetrics
         }
     }
     rows
-}
-
-#[derive(Properties, PartialEq)]
-struct ConsumerRowProps {
-    name: AttrValue,
-    index: Option<usize>,
-    metrics: ConsumerMetrics,
-}
-
-/// One consumer's row; a component, so unchanged rows are not rebuilt.
-#[component]
-fn ConsumerRow(props: &ConsumerRowProps) -> Html {
-    let (index, m) = (props.index, &props.metrics);
-    let chip = classes!(
-        "chip",
-        index.map(consumer_class),
-        index
-            .is_some_and(colour_repeats)
-            .then_some("consumer-hatch"),
-        index.is_none().then_some("chip-other")
-    );
-    html! {
-        <tr data-consumer={props.name.clone()}>
-            <th scope="row"><span class={chip}>{ props.name.clone() }</span></th>
-            <td class="num">{ m.partitions_gained }</td>
-            <td class="num">{ m.partitions_lost }</td>
-            <td class="num">{ format_seconds(m.unavailable_ms) }</td>
-        </tr>
-    }
 }
 
 /// The totals and the per-consumer table.

@@ -1,0 +1,103 @@
+//! One partition's cell in the grid, boiled down to what its look depends on.
+
+use crate::sim::snapshot::PartitionView;
+use crate::ui::marks::{colour_repeats, consumer_class};
+use std::collections::BTreeMap;
+use yew::prelude::*;
+
+/// What a cell shows: all a cell's look depends on, and nothing that ticks
+/// with time (unavailable time is in the metrics panel).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cell {
+    pub partition: u32,
+    /// The owning consumer's name, per the coordinator's stored assignment.
+    pub owner: Option<AttrValue>,
+    /// The owner's index among the consumers, which fixes its colour.
+    colour: Option<usize>,
+    consuming: bool,
+    moved: bool,
+}
+
+impl Cell {
+    pub fn of(p: &PartitionView, index_of: &BTreeMap<&str, usize>) -> Self {
+        Cell {
+            partition: p.partition.partition,
+            colour: p.owner.as_deref().and_then(|o| index_of.get(o).copied()),
+            owner: p.owner.as_deref().map(AttrValue::from),
+            consuming: p.consuming,
+            moved: p.moved,
+        }
+    }
+
+    /// The cell's classes: its owner's colour, idle / unowned, moved.
+    pub fn class(&self) -> Classes {
+        let mut class = classes!("pcell");
+        match (&self.owner, self.colour) {
+            (None, _) => class.push("unowned"),
+            (Some(_), Some(i)) => {
+                class.push(consumer_class(i));
+                if colour_repeats(i) {
+                    class.push("consumer-hatch");
+                }
+            }
+            (Some(_), None) => class.push("consumer-unknown"),
+        }
+        if self.owner.is_some() && !self.consuming {
+            class.push("idle");
+        }
+        if self.moved {
+            class.push("moved");
+        }
+        class
+    }
+
+    /// The cell's explanation in words, shown on hover.
+    pub fn title(&self, topic: &str) -> String {
+        let mut title = format!("{topic}-{}", self.partition);
+        match &self.owner {
+            None => title.push_str(": not assigned to any member"),
+            Some(owner) if self.consuming => {
+                title.push_str(&format!(": assigned to {owner}, consuming"))
+            }
+            Some(owner) => title.push_str(&format!(": assigned to {owner}, nobody consuming")),
+        }
+        if self.moved {
+            title.push_str("; moved to a new owner in the last rebalance");
+        }
+        title
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Plain functions, so they run in Node (no browser needed).
+    use super::*;
+    use crate::coordinator::TopicPartition;
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    fn part(topic: &str, n: u32, owner: Option<&str>, consuming: bool) -> PartitionView {
+        PartitionView {
+            partition: TopicPartition::new(topic.to_string(), n),
+            owner: owner.map(str::to_string),
+            consuming,
+            moved: false,
+            unavailable_ms: 0,
+        }
+    }
+
+    #[test]
+    fn a_cell_says_in_classes_and_words_who_owns_it_and_whether_it_is_read() {
+        let index_of = BTreeMap::from([("A", 0), ("I", 8)]);
+        let idle = Cell::of(&part("t", 1, Some("A"), false), &index_of);
+        assert_eq!(idle.class(), classes!("pcell", "consumer-c0", "idle"));
+        assert_eq!(idle.title("t"), "t-1: assigned to A, nobody consuming");
+        let ninth = Cell::of(&part("t", 2, Some("I"), true), &index_of);
+        assert_eq!(
+            ninth.class(),
+            classes!("pcell", "consumer-c0", "consumer-hatch")
+        );
+        let free = Cell::of(&part("t", 3, None, false), &index_of);
+        assert_eq!(free.class(), classes!("pcell", "unowned"));
+        assert_eq!(free.title("t"), "t-3: not assigned to any member");
+    }
+}

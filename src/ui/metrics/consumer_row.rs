@@ -1,0 +1,38 @@
+//! One consumer's row of the metrics table: partitions gained, lost, and the
+//! time its partitions sat unconsumed.
+
+use crate::sim::metrics::ConsumerMetrics;
+use crate::ui::format::format_seconds;
+use crate::ui::marks::{colour_repeats, consumer_class};
+use yew::prelude::*;
+
+/// Props of [`ConsumerRow`].
+#[derive(Properties, PartialEq)]
+pub struct ConsumerRowProps {
+    pub name: AttrValue,
+    /// The consumer's index (its colour); `None` for one no longer listed.
+    pub index: Option<usize>,
+    pub metrics: ConsumerMetrics,
+}
+
+/// One consumer's row; a component, so unchanged rows are not rebuilt.
+#[component]
+pub fn ConsumerRow(props: &ConsumerRowProps) -> Html {
+    let (index, m) = (props.index, &props.metrics);
+    let chip = classes!(
+        "chip",
+        index.map(consumer_class),
+        index
+            .is_some_and(colour_repeats)
+            .then_some("consumer-hatch"),
+        index.is_none().then_some("chip-other")
+    );
+    html! {
+        <tr data-consumer={props.name.clone()}>
+            <th scope="row"><span class={chip}>{ props.name.clone() }</span></th>
+            <td class="num">{ m.partitions_gained }</td>
+            <td class="num">{ m.partitions_lost }</td>
+            <td class="num">{ format_seconds(m.unavailable_ms) }</td>
+        </tr>
+    }
+}
