@@ -1,24 +1,27 @@
-//! The browser UI. [`state`] is the app's state and reducer,
-//! [`user_action`] what a user does to the group, [`settings_form`] the
-//! settings and their checks, [`format`] and [`marks`] how the UI writes
-//! values; none has a Yew import, and all are compiled and tested natively. The components (wasm only) are a view over a
-//! [`crate::sim::Snapshot`] and never change coordinator state themselves:
-//! they send [`state::Msg`]s to the one store ([`store`]).
+//! The browser UI. [`state`] is the app's state and reducer (the forms'
+//! values and errors included), [`user_action`] what a user does to the
+//! group, [`settings_form`] and [`partitions_form`] the forms' values and
+//! their checks, [`format`] and [`marks`] how the UI writes values; none has
+//! a Yew import, and all are compiled and tested natively. The components
+//! (wasm only, one per file) are a view over a [`crate::sim::Snapshot`] and
+//! the state; they never change it themselves but send [`state::Msg`]s to
+//! the one store ([`store`]).
 
 pub mod format;
 pub mod marks;
+pub mod partitions_form;
 pub mod settings_form;
 pub mod state;
 pub mod user_action;
 
+#[cfg(target_arch = "wasm32")]
+mod add_partitions;
 #[cfg(target_arch = "wasm32")]
 mod app;
 #[cfg(target_arch = "wasm32")]
 mod assignment;
 #[cfg(target_arch = "wasm32")]
 mod consumers;
-#[cfg(target_arch = "wasm32")]
-mod controls;
 #[cfg(target_arch = "wasm32")]
 mod event_log;
 #[cfg(target_arch = "wasm32")]
@@ -28,7 +31,11 @@ mod message_flow;
 #[cfg(target_arch = "wasm32")]
 mod metrics;
 #[cfg(target_arch = "wasm32")]
+mod page_url;
+#[cfg(target_arch = "wasm32")]
 mod panel;
+#[cfg(target_arch = "wasm32")]
+mod scenario_description;
 #[cfg(target_arch = "wasm32")]
 mod scenario_picker;
 #[cfg(target_arch = "wasm32")]

@@ -64,6 +64,22 @@ pub struct SettingsForm {
     pub range_ordering: MemberOrdering,
 }
 
+impl SettingsForm {
+    /// The text of the number field called `field` (as a [`FieldError`]
+    /// names it); `None` for a choice or an unknown name.
+    pub fn number_text(&self, field: &str) -> Option<&str> {
+        let text = match field {
+            "session_timeout_ms" => &self.session_timeout_ms,
+            "heartbeat_interval_ms" => &self.heartbeat_interval_ms,
+            "rebalance_timeout_ms" => &self.rebalance_timeout_ms,
+            "initial_rebalance_delay_ms" => &self.initial_rebalance_delay_ms,
+            "latency_ms" => &self.latency_ms,
+            _ => return None,
+        };
+        Some(text)
+    }
+}
+
 /// A settings error: which field, and what is allowed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FieldError {

@@ -6,7 +6,15 @@
 //! "step back" and the timeline scrubber can rebuild the world by replaying
 //! from the seed: the same scenario, seed and recorded actions give the same
 //! world, event for event. Checkpoints (cloned worlds) keep replays short.
+//!
+//! The forms live here too: each form's values as typed and the error of its
+//! last submission, so the form components are pure views that send
+//! [`Msg::EditSettings`] / [`Msg::ApplySettings`] and
+//! [`Msg::EditPartitions`] / [`Msg::AddPartitions`]. The reducer checks a
+//! form when it is submitted, keeps a bad value on screen with the error
+//! beside it, and clears the error as soon as that field is edited.
 
+pub use super::partitions_form::PartitionsForm;
 pub use super::settings_form::{FieldError, JoinVersion, Settings, SettingsForm};
 pub use super::user_action::{UserAction, RESTART_DOWN_MS, RUN_AFTER_USER_ACTION_MS};
 
@@ -51,10 +59,24 @@ pub enum Msg {
     LoadPreset(String),
     LoadScenario(Box<ScenarioFile>),
     User(UserAction),
-    ApplySettings(SettingsForm),
+    /// The settings form as now typed (every keystroke or choice).
+    EditSettings(SettingsForm),
+    /// Applies the settings form: a bad value is kept with its error beside
+    /// it; good values restart the scenario from t = 0.
+    ApplySettings,
+    /// The add-partitions form as now typed.
+    EditPartitions {
+        topic: String,
+        partitions: String,
+    },
+    /// Submits the add-partitions form: a bad one is kept with its error,
+    /// a good one adds the partitions (a [`UserAction`]).
+    AddPartitions,
     /// Jump to this many events from the start (the timeline scrubber).
     Seek(u64),
     ShowError(String),
+    /// Dismisses `error-banner`'s dismissable errors: the general one and
+    /// the add-partitions form's (a bad setting stays until it is edited).
     DismissError,
     SetLogFilter(String),
 }
@@ -72,9 +94,18 @@ pub struct AppState {
     pub speed: u64,
     /// The message of `error-banner`, while shown.
     pub error: Option<String>,
-    /// The settings error shown beside its field.
-    pub settings_error: Option<FieldError>,
+    /// The settings in force.
     pub settings: SettingsForm,
+    /// The settings form as typed, applied by [`Msg::ApplySettings`].
+    pub settings_draft: SettingsForm,
+    /// Why the last `Apply` was refused, shown beside its field (and in
+    /// `error-banner`) until that field is edited.
+    pub settings_error: Option<FieldError>,
+    /// The add-partitions form as typed, submitted by [`Msg::AddPartitions`].
+    pub partitions_draft: PartitionsForm,
+    /// Why the last `Add partitions` was refused, shown beside the fields
+    /// (and in `error-banner`) until one of them is edited.
+    pub partitions_error: Option<String>,
     pub log_filter: String,
     /// The most recent state change `(from, to)`, for the diagram's arrow.
     pub last_transition: Option<(GroupState, GroupState)>,
@@ -106,6 +137,7 @@ impl AppState {
     pub fn with_scenario(scenario: ScenarioFile, preset: Option<String>) -> Self {
         let world = fresh_world(&scenario).expect("a validated simulation scenario builds");
         let settings = settings_of(&scenario);
+        let partitions_draft = PartitionsForm::for_first_topic(world.topics());
         AppState {
             preset,
             scenario,
@@ -115,8 +147,11 @@ impl AppState {
             playing: false,
             speed: DEFAULT_SPEED,
             error: None,
-            settings_error: None,
+            settings_draft: settings.clone(),
             settings,
+            settings_error: None,
+            partitions_draft,
+            partitions_error: None,
             log_filter: String::new(),
             last_transition: None,
             max_steps: 0,
@@ -146,11 +181,7 @@ impl AppState {
                 self.seek(target);
             }
             Msg::NextState => self.next_state(),
-            Msg::Reset => {
-                let keep = (self.speed, self.preset.clone());
-                *self = Self::with_scenario(self.scenario.clone(), keep.1);
-                self.speed = keep.0;
-            }
+            Msg::Reset => self.restart_with(self.scenario.clone()),
             Msg::TogglePlay => {
                 self.playing = !self.playing && !self.world.has_ended();
                 if self.world.has_ended() {
@@ -169,13 +200,22 @@ impl AppState {
                 Err(e) => self.error = Some(format!("This scenario cannot be played: {e}")),
             },
             Msg::User(action) => self.user(action),
-            Msg::ApplySettings(form) => self.apply_settings(form),
+            Msg::EditSettings(form) => self.edit_settings(form),
+            Msg::ApplySettings => self.apply_settings(),
+            Msg::EditPartitions { topic, partitions } => {
+                self.partitions_draft = PartitionsForm { topic, partitions };
+                self.partitions_error = None;
+            }
+            Msg::AddPartitions => self.add_partitions(),
             Msg::Seek(steps) => {
                 self.playing = false;
                 self.seek(steps);
             }
             Msg::ShowError(e) => self.error = Some(e),
-            Msg::DismissError => self.error = None,
+            Msg::DismissError => {
+                self.error = None;
+                self.partitions_error = None;
+            }
             Msg::SetLogFilter(f) => self.log_filter = f,
         }
     }
@@ -261,8 +301,37 @@ impl AppState {
             }
         }
         self.inject_recorded(&mut world);
+        let topics_changed = world.topics() != self.world.topics();
         self.world = world;
         self.record_transition(before);
+        if topics_changed {
+            self.follow_topics();
+        }
+    }
+
+    /// After the topics changed under the add-partitions form: if its topic
+    /// is gone, the form starts over from the first topic.
+    fn follow_topics(&mut self) {
+        if !self
+            .world
+            .topics()
+            .contains_key(&self.partitions_draft.topic)
+        {
+            self.partitions_draft = PartitionsForm::for_first_topic(self.world.topics());
+            self.partitions_error = None;
+        }
+    }
+
+    /// Restarts from t = 0 on `scenario`, keeping what the user set around
+    /// the run: the preset's id, the play speed and the forms as typed
+    /// (their errors clear, as the banner does).
+    fn restart_with(&mut self, scenario: ScenarioFile) {
+        let fresh = Self::with_scenario(scenario, self.preset.take());
+        let old = std::mem::replace(self, fresh);
+        self.speed = old.speed;
+        self.settings_draft = old.settings_draft;
+        self.partitions_draft = old.partitions_draft;
+        self.follow_topics();
     }
 
     /// Injects the recorded user actions due at `world.steps()` (replay). An
@@ -321,20 +390,44 @@ impl AppState {
         }
     }
 
-    fn apply_settings(&mut self, form: SettingsForm) {
-        match validate_settings(&form, &self.scenario) {
-            Err(e) => {
-                self.settings_error = Some(e);
+    /// Takes the settings form as typed; editing the field an error names
+    /// clears that error (beside the field and in the banner).
+    fn edit_settings(&mut self, form: SettingsForm) {
+        if let Some(e) = &self.settings_error {
+            if form.number_text(e.field) != self.settings_draft.number_text(e.field) {
+                self.settings_error = None;
             }
+        }
+        self.settings_draft = form;
+    }
+
+    fn apply_settings(&mut self) {
+        match validate_settings(&self.settings_draft, &self.scenario) {
+            Err(e) => self.settings_error = Some(e),
             Ok(v) => {
                 let mut s = self.scenario.clone();
                 v.apply_to(&mut s);
-                let (speed, preset) = (self.speed, self.preset.clone());
-                *self = Self::with_scenario(s, preset);
-                self.speed = speed;
-                self.settings = form;
+                self.restart_with(s);
+                self.settings = self.settings_draft.clone();
                 self.notice = Some("Settings applied: the scenario restarted from t = 0.".into());
             }
+        }
+    }
+
+    /// Submits the add-partitions form: the count must be a number and the
+    /// action one the world accepts; otherwise the form keeps its values
+    /// and says why beside them.
+    fn add_partitions(&mut self) {
+        let checked = self
+            .partitions_draft
+            .action()
+            .and_then(|a| validate_user(&self.world, &a).map(|()| a));
+        match checked {
+            Ok(action) => {
+                self.partitions_error = None;
+                self.user(action);
+            }
+            Err(e) => self.partitions_error = Some(e),
         }
     }
 
@@ -357,12 +450,6 @@ impl AppState {
                 }
             })
             .collect()
-    }
-
-    /// Whether `action` would be accepted now; the error is the message the
-    /// reducer would show (lets a form show it beside the field first).
-    pub fn check_user(&self, action: &UserAction) -> Result<(), String> {
-        validate_user(&self.world, action)
     }
 }
 

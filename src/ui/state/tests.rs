@@ -129,7 +129,7 @@ fn bad_settings_are_rejected_in_place_naming_the_field_and_nothing_changes() {
     let steps = s.world.steps();
     let mut form = s.settings.clone();
     form.session_timeout_ms = "100".into();
-    let s = s.reduce(Msg::ApplySettings(form));
+    let s = s.reduce(Msg::EditSettings(form)).reduce(Msg::ApplySettings);
     let e = s.settings_error.clone().unwrap();
     assert_eq!(e.field, "session_timeout_ms");
     assert!(
@@ -139,6 +139,10 @@ fn bad_settings_are_rejected_in_place_naming_the_field_and_nothing_changes() {
     );
     assert_eq!(s.world.steps(), steps, "the run is untouched");
     assert_eq!(s.settings.session_timeout_ms, "30000");
+    assert_eq!(
+        s.settings_draft.session_timeout_ms, "100",
+        "the draft is kept"
+    );
 }
 
 #[test]
@@ -146,8 +150,12 @@ fn good_settings_restart_the_scenario_with_the_new_values() {
     let mut form = app().settings.clone();
     form.session_timeout_ms = "12000".into();
     form.assignor = AssignorKind::RoundRobin;
-    let s = app().reduce(Msg::Step).reduce(Msg::ApplySettings(form));
+    let s = app()
+        .reduce(Msg::Step)
+        .reduce(Msg::EditSettings(form.clone()))
+        .reduce(Msg::ApplySettings);
     assert!(s.settings_error.is_none());
+    assert_eq!((&s.settings, &s.settings_draft), (&form, &form));
     assert_eq!(s.world.steps(), 0);
     assert!(s
         .world
@@ -228,4 +236,164 @@ fn a_user_action_takes_effect_at_once_and_replays_the_same() {
     let forward = s.world.snapshot();
     let s = s.reduce(Msg::Seek(0)).reduce(Msg::Seek(forward.steps));
     assert_eq!(s.world.snapshot(), forward);
+}
+
+/// The app with the settings form edited by `edit` (not applied).
+fn edit_settings(s: AppState, edit: impl FnOnce(&mut SettingsForm)) -> AppState {
+    let mut form = s.settings_draft.clone();
+    edit(&mut form);
+    s.reduce(Msg::EditSettings(form))
+}
+
+fn edit_partitions(topic: &str, partitions: &str) -> Msg {
+    Msg::EditPartitions {
+        topic: topic.into(),
+        partitions: partitions.into(),
+    }
+}
+
+#[test]
+fn editing_the_settings_changes_only_the_draft_until_it_is_applied() {
+    let s = edit_settings(app(), |f| f.session_timeout_ms = "12000".into());
+    assert_eq!(s.settings_draft.session_timeout_ms, "12000");
+    assert_eq!(
+        s.settings,
+        app().settings,
+        "the values in force are unchanged"
+    );
+    assert_eq!(s.world.clients()[0].config.session_timeout_ms, 30_000);
+    assert!(s.settings_error.is_none());
+}
+
+#[test]
+fn a_bad_setting_keeps_its_draft_and_names_the_field_until_that_field_is_edited() {
+    let s = edit_settings(app(), |f| f.heartbeat_interval_ms = "abc".into());
+    let s = s.reduce(Msg::ApplySettings);
+    let e = s.settings_error.clone().expect("refused");
+    assert_eq!(e.field, "heartbeat_interval_ms");
+    assert_eq!(
+        e.message,
+        "heartbeat.interval.ms (below session.timeout.ms) must be a whole number of ms from 1 to 29999."
+    );
+    assert_eq!(s.settings_draft.heartbeat_interval_ms, "abc");
+    assert!(s.error.is_none(), "the error lives beside its field only");
+    let s = edit_settings(s, |f| f.latency_ms = "5".into());
+    assert_eq!(s.settings_error, Some(e), "another field leaves the error");
+    let s = edit_settings(s, |f| f.heartbeat_interval_ms = "3000".into());
+    assert!(s.settings_error.is_none(), "editing the field clears it");
+}
+
+#[test]
+fn a_good_setting_after_a_bad_one_applies_and_clears_the_error() {
+    let s = edit_settings(app(), |f| f.session_timeout_ms = "100".into());
+    let s = s.reduce(Msg::ApplySettings);
+    assert!(s.settings_error.is_some());
+    let s = edit_settings(s, |f| f.session_timeout_ms = "12000".into());
+    let s = s.reduce(Msg::Step).reduce(Msg::ApplySettings);
+    assert!(s.settings_error.is_none());
+    assert_eq!(s.settings.session_timeout_ms, "12000");
+    assert_eq!(s.world.steps(), 0, "restarted from t = 0");
+    assert_eq!(s.world.clients()[0].config.session_timeout_ms, 12_000);
+    assert_eq!(
+        s.notice.as_deref(),
+        Some("Settings applied: the scenario restarted from t = 0.")
+    );
+}
+
+#[test]
+fn the_partitions_form_opens_on_the_first_topic_with_one_partition_more() {
+    let s = app();
+    assert_eq!(
+        s.partitions_draft,
+        PartitionsForm {
+            topic: "t".into(),
+            partitions: "10".into()
+        }
+    );
+    assert!(s.partitions_error.is_none());
+}
+
+#[test]
+fn too_few_partitions_keep_the_draft_and_say_why_until_a_field_is_edited() {
+    let s = app().reduce(edit_partitions("t", "6"));
+    let steps = s.world.steps();
+    let s = s.reduce(Msg::AddPartitions);
+    assert_eq!(
+        s.partitions_error.as_deref(),
+        Some("Partitions of t: expected 10..=1000 (Kafka can only add partitions).")
+    );
+    assert_eq!(s.partitions_draft.partitions, "6");
+    assert_eq!(s.world.topics()["t"], 9);
+    assert_eq!(s.world.steps(), steps, "the run is untouched");
+    let s = s.reduce(edit_partitions("t", "1"));
+    assert!(s.partitions_error.is_none(), "editing clears the error");
+}
+
+#[test]
+fn a_partition_count_that_is_not_a_number_names_the_topic() {
+    let s = app()
+        .reduce(edit_partitions("t", "many"))
+        .reduce(Msg::AddPartitions);
+    assert_eq!(
+        s.partitions_error.as_deref(),
+        Some("Partitions of t: a whole number of partitions, up to 1000.")
+    );
+}
+
+#[test]
+fn good_partitions_are_added_and_clear_the_error() {
+    let s = app()
+        .reduce(edit_partitions("t", "6"))
+        .reduce(Msg::AddPartitions);
+    assert!(s.partitions_error.is_some());
+    let s = s
+        .reduce(edit_partitions("t", "12"))
+        .reduce(Msg::AddPartitions);
+    assert!(s.partitions_error.is_none());
+    assert_eq!(s.world.topics()["t"], 12);
+    assert_eq!(
+        s.partitions_draft.partitions, "12",
+        "the form keeps its values"
+    );
+}
+
+#[test]
+fn dismissing_the_banner_clears_a_partitions_error_but_not_a_bad_setting() {
+    let s = edit_settings(app(), |f| f.latency_ms = "-1".into())
+        .reduce(Msg::ApplySettings)
+        .reduce(edit_partitions("t", "6"))
+        .reduce(Msg::AddPartitions)
+        .reduce(Msg::DismissError);
+    assert!(s.partitions_error.is_none());
+    assert_eq!(s.settings_error.map(|e| e.field), Some("latency_ms"));
+}
+
+#[test]
+fn reset_keeps_the_forms_as_typed_and_clears_their_errors() {
+    let s = edit_settings(app(), |f| f.latency_ms = "-1".into())
+        .reduce(Msg::ApplySettings)
+        .reduce(edit_partitions("t", "6"))
+        .reduce(Msg::AddPartitions)
+        .reduce(Msg::Reset);
+    assert_eq!((s.settings_error, s.partitions_error), (None, None));
+    assert_eq!(s.settings_draft.latency_ms, "-1");
+    assert_eq!(s.partitions_draft.partitions, "6");
+}
+
+#[test]
+fn a_form_on_a_topic_that_is_gone_starts_over_from_the_first_topic() {
+    let s = app()
+        .reduce(edit_partitions("u", "3"))
+        .reduce(Msg::AddPartitions);
+    assert_eq!(s.world.topics().get("u"), Some(&3), "a new topic");
+    let s = s.reduce(Msg::Seek(0));
+    assert_eq!(s.partitions_draft.topic, "t");
+    assert_eq!(s.partitions_draft.partitions, "10");
+    let s = app()
+        .reduce(edit_partitions("u", "3"))
+        .reduce(Msg::LoadPreset("scale-out".into()));
+    assert_eq!(
+        s.partitions_draft,
+        PartitionsForm::for_first_topic(s.world.topics())
+    );
 }

@@ -1,0 +1,152 @@
+//! The page: header with the scenario select, the transport bar, a status
+//! line (guidance, notices, `error-banner`), and the panels laid out as
+//! `UI-DESIGN.md` sketches — group state and static map left, consumers and
+//! assignment right, message flow full width, event log beside metrics.
+//!
+//! `App` owns the one store ([`Store`]); it reads the state once per
+//! version ([`page_views`]), memoises the [`crate::sim::Snapshot`] and hands
+//! every panel an `Rc<Snapshot>` or small props plus `on_*` callbacks.
+
+mod brand;
+mod group_panel;
+mod group_summary;
+mod page_views;
+mod status_line;
+
+use super::add_partitions::AddPartitions;
+use super::assignment::AssignmentGrid;
+use super::consumers::Consumers;
+use super::event_log::EventLog;
+use super::format::preset_hint;
+use super::instance_map::InstanceMap;
+use super::message_flow::MessageFlow;
+use super::metrics::MetricsPanel;
+use super::page_url::PageUrl;
+use super::panel::Panel;
+use super::scenario_description::ScenarioDescription;
+use super::scenario_picker::ScenarioPicker;
+use super::settings::Settings;
+use super::state::Msg;
+use super::store::{use_play_clock, use_shortcuts, Store};
+use super::transport::Transport;
+use brand::Brand;
+use group_panel::GroupPanel;
+use page_views::{use_page_views, PageViews};
+use status_line::StatusLine;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// The whole page: the full app, or under `?embed=1` its core for docs pages.
+#[component]
+pub fn App() -> Html {
+    let url = use_memo((), |_| PageUrl::read());
+    let store = {
+        let url = Rc::clone(&url);
+        use_reducer(move || Store::new(url.initial_state()))
+    };
+    let on_msg: Callback<Msg> = store.dispatcher().to_callback();
+    let page = use_page_views(store);
+    use_play_clock(page.chrome.playing, on_msg.clone());
+    use_shortcuts(on_msg.clone());
+    if url.embed {
+        embed_page(&page, &on_msg)
+    } else {
+        full_page(&page, &on_msg)
+    }
+}
+
+/// `?embed=1` (docs pages): the diagram, the map, the grid and time only.
+fn embed_page(page: &PageViews, on_msg: &Callback<Msg>) -> Html {
+    html! {
+        <div class="app app-embed">
+            { transport(page, on_msg) }
+            { status_line(page, on_msg) }
+            <main class="layout">
+                <div class="column column-left">{ group_panel(page) }</div>
+                <div class="column column-right">
+                    { instances_panel(page) }
+                    <Panel title="Assignment" hint="topic × partition" class="panel-assignment">
+                        <AssignmentGrid snap={Rc::clone(&page.snap)} />
+                    </Panel>
+                </div>
+            </main>
+        </div>
+    }
+}
+
+/// The full app: every panel, the forms and the scenario select.
+fn full_page(page: &PageViews, on_msg: &Callback<Msg>) -> Html {
+    let (snap, chrome) = (&page.snap, &page.chrome);
+    html! {
+        <div class="app">
+            <header class="app-header">
+                <Brand />
+                <ScenarioPicker selected={chrome.preset.clone()} on_msg={on_msg.clone()} />
+            </header>
+            <ScenarioDescription text={chrome.description.clone()} />
+            { transport(page, on_msg) }
+            { status_line(page, on_msg) }
+            <main class="layout">
+                <div class="column column-left">
+                    { group_panel(page) }
+                    { instances_panel(page) }
+                    <Settings draft={chrome.settings_draft.clone()} error={chrome.settings_error.clone()}
+                              on_msg={on_msg.clone()} />
+                </div>
+                <div class="column column-right">
+                    <Panel title="Consumers" hint="one card per consumer process" class="panel-consumers">
+                        <Consumers snap={Rc::clone(snap)} on_action={on_msg.reform(Msg::User)} />
+                    </Panel>
+                    <Panel title="Assignment" hint="topic × partition" class="panel-assignment">
+                        <AddPartitions topics={Rc::clone(&chrome.topics)} draft={chrome.partitions_draft.clone()}
+                                       error={chrome.partitions_error.clone()} on_msg={on_msg.clone()} />
+                        <AssignmentGrid snap={Rc::clone(snap)} />
+                    </Panel>
+                </div>
+                <Panel title="Message flow" hint="requests and responses over virtual time" class="panel-flow">
+                    <MessageFlow snap={Rc::clone(snap)} messages={Rc::clone(&page.messages)} />
+                </Panel>
+                <div class="bottom-row">
+                    <Panel title="Event log" hint="newest last" class="panel-log">
+                        <EventLog entries={page.log.0.clone()} total={Some(page.log.1)}
+                                  filter={chrome.log_filter.clone()}
+                                  on_filter={on_msg.reform(Msg::SetLogFilter)} />
+                    </Panel>
+                    <Panel title="Metrics" hint="what rebalancing cost" class="panel-metrics">
+                        <MetricsPanel snap={Rc::clone(snap)} />
+                    </Panel>
+                </div>
+            </main>
+        </div>
+    }
+}
+
+fn transport(page: &PageViews, on_msg: &Callback<Msg>) -> Html {
+    let (snap, chrome) = (&page.snap, &page.chrome);
+    html! {
+        <Transport now_ms={snap.now_ms} steps={snap.steps} max_steps={chrome.max_steps}
+                   playing={chrome.playing} ended={snap.ended} speed={chrome.speed}
+                   on_msg={on_msg.clone()} />
+    }
+}
+
+fn status_line(page: &PageViews, on_msg: &Callback<Msg>) -> Html {
+    let chrome = &page.chrome;
+    html! {
+        <StatusLine hint={preset_hint(chrome.preset.as_deref())} notice={chrome.notice.clone()}
+                    error={chrome.error.clone()} settings_error={chrome.settings_error.clone()}
+                    partitions_error={chrome.partitions_error.clone()} on_msg={on_msg.clone()} />
+    }
+}
+
+fn group_panel(page: &PageViews) -> Html {
+    html! { <GroupPanel snap={Rc::clone(&page.snap)} last_transition={page.chrome.last_transition} /> }
+}
+
+fn instances_panel(page: &PageViews) -> Html {
+    html! {
+        <Panel title="Static members" hint="group.instance.id → member.id" class="panel-instances">
+            <InstanceMap snap={Rc::clone(&page.snap)} />
+        </Panel>
+    }
+}

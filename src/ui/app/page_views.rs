@@ -1,0 +1,105 @@
+//! What the page reads from the store, once per store version.
+//!
+//! Every panel gets an `Rc` of a view built here (the [`Snapshot`], the
+//! message flow's messages, the event log's rows, and the [`Chrome`] around
+//! them), so a panel whose view did not change is not rebuilt.
+
+use crate::coordinator::GroupState;
+use crate::sim::snapshot::MessageView;
+use crate::sim::Snapshot;
+use crate::ui::event_log::{recent_log_views, LogView};
+use crate::ui::state::{AppState, FieldError, PartitionsForm, SettingsForm};
+use crate::ui::store::Store;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// What the page shows besides the snapshot: the transport's and the
+/// forms' state, the status line, the log filter.
+#[derive(Clone, PartialEq)]
+pub struct Chrome {
+    pub playing: bool,
+    pub speed: u64,
+    pub max_steps: u64,
+    pub preset: Option<AttrValue>,
+    pub description: AttrValue,
+    pub error: Option<String>,
+    pub settings_draft: SettingsForm,
+    pub settings_error: Option<FieldError>,
+    pub partitions_draft: PartitionsForm,
+    pub partitions_error: Option<String>,
+    pub notice: Option<String>,
+    pub log_filter: String,
+    pub last_transition: Option<(GroupState, GroupState)>,
+    /// Topics and their partition counts now (the add-partitions form's list).
+    pub topics: Rc<Vec<(String, u32)>>,
+}
+
+impl Chrome {
+    fn of(s: &AppState) -> Self {
+        Chrome {
+            playing: s.playing,
+            speed: s.speed,
+            max_steps: s.max_steps,
+            preset: s.preset.clone().map(AttrValue::from),
+            description: s.scenario.description.clone().unwrap_or_default().into(),
+            error: s.error.clone(),
+            settings_draft: s.settings_draft.clone(),
+            settings_error: s.settings_error.clone(),
+            partitions_draft: s.partitions_draft.clone(),
+            partitions_error: s.partitions_error.clone(),
+            notice: s.notice.clone(),
+            log_filter: s.log_filter.clone(),
+            last_transition: s.last_transition,
+            topics: Rc::new(
+                s.world
+                    .topics()
+                    .iter()
+                    .map(|(t, n)| (t.clone(), *n))
+                    .collect(),
+            ),
+        }
+    }
+}
+
+/// The views of one store version.
+pub struct PageViews {
+    pub snap: Rc<Snapshot>,
+    /// Recently delivered messages followed by those in flight.
+    pub messages: Rc<Vec<MessageView>>,
+    /// The newest log rows that pass the filter, and how many pass in all.
+    pub log: Rc<(Rc<Vec<LogView>>, usize)>,
+    pub chrome: Rc<Chrome>,
+}
+
+/// Reads the state once per store version and memoises each view.
+#[hook]
+pub fn use_page_views(store: UseReducerHandle<Store>) -> PageViews {
+    let version = store.version;
+    let snap: Rc<Snapshot> = {
+        let store = store.clone();
+        use_memo(version, move |_| store.state().world.snapshot())
+    };
+    let messages = {
+        let (store, snap) = (store.clone(), Rc::clone(&snap));
+        use_memo(version, move |_| {
+            let state = store.state();
+            let mut all: Vec<MessageView> = state.world.recent_messages().iter().cloned().collect();
+            all.extend(snap.messages.iter().cloned());
+            all
+        })
+    };
+    let log = {
+        let store = store.clone();
+        use_memo(version, move |_| {
+            let (views, total) = recent_log_views(&store.state());
+            (Rc::new(views), total)
+        })
+    };
+    let chrome = use_memo(version, move |_| Chrome::of(&store.state()));
+    PageViews {
+        snap,
+        messages,
+        log,
+        chrome,
+    }
+}

@@ -1,0 +1,180 @@
+//! One card per consumer process (`data-testid="member"`): static (pin,
+//! solid border) or dynamic (dashed), its current `member.id`, client state,
+//! leader badge, owned partitions, a fatal error struck through, and its
+//! timers as bars ([`super::timers`]). The card's buttons act on that
+//! consumer; static cards carry a checkbox for the admin batch removal.
+
+use super::consumer_class;
+use super::timers::Timers;
+use crate::sim::client::ClientState;
+use crate::sim::snapshot::ConsumerView;
+use crate::ui::format::{partition_ranges, short_member_id};
+use crate::ui::state::UserAction;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+/// Props of [`ConsumerCard`].
+#[derive(Properties, PartialEq)]
+pub struct ConsumerCardProps {
+    pub view: ConsumerView,
+    pub now_ms: u64,
+    pub selected: bool,
+    pub on_action: Callback<UserAction>,
+    pub on_select: Callback<(String, bool)>,
+}
+
+/// One consumer's card: its head, its facts, its timers and its buttons.
+#[component]
+pub fn ConsumerCard(props: &ConsumerCardProps) -> Html {
+    let c = &props.view;
+    let is_static = c.instance_id.is_some();
+    html! {
+        <article class={classes!("member", consumer_class(c.index),
+                                 if is_static { "member-static" } else { "member-dynamic" },
+                                 format!("client-{}", c.state.name()),
+                                 props.selected.then_some("member-selected"))}
+                 data-testid="member" data-name={c.name.clone()} data-member-id={c.member_id.clone()}
+                 data-static={is_static.to_string()} data-client-state={c.state.name()}
+                 aria-label={format!("Consumer {}", c.name)}>
+            { head(props) }
+            { facts(c) }
+            <Timers view={c.clone()} now_ms={props.now_ms} />
+            { actions(props) }
+        </article>
+    }
+}
+
+/// A client state in plain words.
+fn state_words(s: ClientState) -> &'static str {
+    match s {
+        ClientState::Down => "down",
+        ClientState::Joining => "joining",
+        ClientState::AwaitingSync => "awaiting sync",
+        ClientState::Stable => "stable",
+        ClientState::Fenced => "fenced",
+        ClientState::Failed => "failed",
+    }
+}
+
+/// The card's head: the selection box (static only), the name, the kind
+/// (pin or dash), the leader badge and the client state.
+fn head(props: &ConsumerCardProps) -> Html {
+    let c = &props.view;
+    let on_tick = {
+        let (on_select, name) = (props.on_select.clone(), c.name.clone());
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            on_select.emit((name.clone(), input.checked()));
+        })
+    };
+    html! {
+        <header class="member-head">
+            if c.instance_id.is_some() {
+                <input type="checkbox" class="member-select" checked={props.selected}
+                       aria-label={format!("Select {}", c.name)} onchange={on_tick}
+                       title="Select for the admin batch removal" />
+            }
+            <span class="swatch" aria-hidden="true"></span>
+            <h3 class="member-name">{ &c.name }</h3>
+            { kind(c) }
+            if c.is_leader {
+                <span class="leader-badge" title="The group leader: it runs the assignor and sends the plan in SyncGroup">{ "leader" }</span>
+            }
+            <span class={classes!("client-state", format!("client-state-{}", c.state.name()))}>
+                { state_words(c.state) }
+            </span>
+        </header>
+    }
+}
+
+/// Static (a pin, its `group.instance.id` on hover) or dynamic (a dash).
+fn kind(c: &ConsumerView) -> Html {
+    match &c.instance_id {
+        Some(iid) => html! {
+            <span class="kind kind-static" title={format!("static member: group.instance.id = {iid}")}>
+                <svg class="pin-mark" viewBox="0 0 12 12" aria-hidden="true">
+                    <circle cx="6" cy="4.2" r="3.2" /><path d="M6 7.2 L6 11.5" />
+                </svg>
+                <span class="sr-only">{ "static" }</span>
+            </span>
+        },
+        None => html! {
+            <span class="kind kind-dynamic" title="dynamic member: no group.instance.id">
+                <span class="dash-mark" aria-hidden="true"></span>
+                <span class="sr-only">{ "dynamic" }</span>
+            </span>
+        },
+    }
+}
+
+/// `member.id` (with a fatal error struck through), the instance id when it
+/// is not the name, and the partitions it owns.
+fn facts(c: &ConsumerView) -> Html {
+    let owned = partition_ranges(&c.owned);
+    html! {
+        <dl class="member-facts">
+            <div>
+                <dt><code>{ "member.id" }</code></dt>
+                <dd>
+                    if c.member_id.is_empty() {
+                        <span class="muted">{ "none yet" }</span>
+                    } else {
+                        <code class="member-id" title={c.member_id.clone()}>{ short_member_id(&c.member_id) }</code>
+                    }
+                    if let Some(err) = c.fatal_error {
+                        <s class="fatal-error" title={err.message()}>{ err.name() }</s>
+                    }
+                </dd>
+            </div>
+            if let Some(iid) = c.instance_id.as_ref().filter(|i| **i != c.name) {
+                <div>
+                    <dt><code>{ "group.instance.id" }</code></dt>
+                    <dd><code>{ iid }</code></dd>
+                </div>
+            }
+            <div>
+                <dt>{ "owns" }</dt>
+                <dd class="owned" title={owned.clone()}>
+                    if owned.is_empty() { <span class="muted">{ "nothing" }</span> } else { { owned } }
+                </dd>
+            </div>
+        </dl>
+    }
+}
+
+/// The buttons that act on this consumer; each is named "`verb` `name`".
+fn actions(props: &ConsumerCardProps) -> Html {
+    let c = &props.view;
+    let (name, is_static, running) = (&c.name, c.instance_id.is_some(), c.state.is_running());
+    let button = |verb: &'static str,
+                  enabled: bool,
+                  make: fn(String) -> UserAction,
+                  title: String| {
+        let (on_action, target) = (props.on_action.clone(), name.clone());
+        let onclick = Callback::from(move |_: MouseEvent| on_action.emit(make(target.clone())));
+        html! {
+            <button type="button" class={classes!("card-action", format!("card-{}", verb.to_lowercase()))}
+                    aria-label={format!("{verb} {name}")} disabled={!enabled} {onclick} {title}>
+                { verb }
+            </button>
+        }
+    };
+    html! {
+        <div class="member-actions">
+            { button("Start", !running, UserAction::start,
+                     format!("Start {name}: it sends JoinGroup{}",
+                             if is_static { " with its group.instance.id" } else { "" })) }
+            { button("Restart", running, UserAction::restart,
+                     format!("Restart {name}: down for 5 s, then it joins again")) }
+            { button("Crash", running, UserAction::crash,
+                     format!("Crash {name}: it stops without a LeaveGroup")) }
+            { button("Close", running, UserAction::close,
+                     format!("Close {name}: {}",
+                             if is_static { "a static member sends no LeaveGroup" } else { "it sends LeaveGroup" })) }
+            if is_static {
+                { button("Remove", true, |n| UserAction::remove(vec![n]),
+                         format!("Remove {name}: the admin's LeaveGroup v3 by group.instance.id")) }
+            }
+        </div>
+    }
+}

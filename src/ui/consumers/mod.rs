@@ -1,0 +1,92 @@
+//! The consumers panel: the controls that act on the group as a whole
+//! ([`group_controls`]) and one card per consumer process ([`card`], with its
+//! timers drawn by [`timers`]). The panel keeps which static cards are ticked
+//! for the admin batch removal; that selection is only the view's.
+
+mod card;
+mod group_controls;
+mod timers;
+
+use super::state::UserAction;
+use crate::sim::{Action, Snapshot};
+use card::ConsumerCard;
+use group_controls::GroupControls;
+use std::collections::BTreeSet;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// The colour class of consumer `index` (Okabe–Ito, by index; past eight
+/// the colours repeat with a hatch, class `consumer-hatch`).
+pub fn consumer_class(index: usize) -> Classes {
+    classes!(
+        format!("consumer-c{}", index % 8),
+        (index >= 8).then_some("consumer-hatch")
+    )
+}
+
+/// Props of [`Consumers`].
+#[derive(Properties, PartialEq)]
+pub struct ConsumersProps {
+    pub snap: Rc<Snapshot>,
+    pub on_action: Callback<UserAction>,
+}
+
+/// The ticked consumers, in card order. Only static consumers that still
+/// exist can stay selected.
+fn selected(snap: &Snapshot, ticked: &BTreeSet<String>) -> Vec<String> {
+    snap.consumers
+        .iter()
+        .filter(|c| c.instance_id.is_some() && ticked.contains(&c.name))
+        .map(|c| c.name.clone())
+        .collect()
+}
+
+/// The consumers panel's body: the group controls and the cards.
+#[component]
+pub fn Consumers(props: &ConsumersProps) -> Html {
+    let ticked = use_state(BTreeSet::<String>::new);
+    let selected = Rc::new(selected(&props.snap, &ticked));
+    let on_action = {
+        let (ticked, on_action) = (ticked.clone(), props.on_action.clone());
+        Callback::from(move |a: UserAction| {
+            if matches!(a, UserAction::Act(Action::AdminRemove(_))) {
+                ticked.set(BTreeSet::new());
+            }
+            on_action.emit(a);
+        })
+    };
+    let on_select = {
+        let ticked = ticked.clone();
+        Callback::from(move |(name, on): (String, bool)| {
+            let mut next = (*ticked).clone();
+            if on {
+                next.insert(name);
+            } else {
+                next.remove(&name);
+            }
+            ticked.set(next);
+        })
+    };
+    let now_ms = props.snap.now_ms;
+    html! {
+        <>
+            <GroupControls selected={Rc::clone(&selected)} consumers={props.snap.consumers.len()}
+                           on_action={on_action.clone()} />
+            if props.snap.consumers.is_empty() {
+                <p class="empty-note">
+                    { "No consumers yet. Add one: each gets a card here with its " }
+                    <code>{ "member.id" }</code>{ ", its " }<code>{ "group.instance.id" }</code>
+                    { " when it is static, and its session timer." }
+                </p>
+            } else {
+                <div class="member-list">
+                    { for props.snap.consumers.iter().map(|c| html! {
+                        <ConsumerCard key={c.name.clone()} view={c.clone()} {now_ms}
+                                      selected={selected.contains(&c.name)}
+                                      on_action={on_action.clone()} on_select={on_select.clone()} />
+                    }) }
+                </div>
+            }
+        </>
+    }
+}

@@ -1,0 +1,95 @@
+//! A consumer's two timers as bars: the session at the coordinator (shrinking
+//! toward the deadline) and the heartbeat (filling toward the next one).
+
+use crate::sim::snapshot::ConsumerView;
+use crate::ui::format::{format_seconds, format_virtual_time, fraction_left};
+use yew::prelude::*;
+
+/// Props of [`Timers`].
+#[derive(Properties, PartialEq)]
+pub struct TimersProps {
+    pub view: ConsumerView,
+    pub now_ms: u64,
+}
+
+/// The session timer at the coordinator (a bar shrinking toward the
+/// deadline) and the heartbeat (a bar filling toward the next one, with a
+/// dot that pulses when the coordinator heard from the consumer).
+#[component]
+pub fn Timers(props: &TimersProps) -> Html {
+    html! {
+        <div class="timers">
+            { session_timer(&props.view, props.now_ms) }
+            { heartbeat_timer(&props.view, props.now_ms) }
+        </div>
+    }
+}
+
+/// The session's bar: the fraction of the session left, red in its last
+/// quarter; off while the coordinator holds no session for the consumer.
+fn session_timer(c: &ConsumerView, now: u64) -> Html {
+    let session = c.session_deadline_ms.zip(c.session_armed_at_ms);
+    let (frac, title) = match session {
+        Some((deadline, armed)) => (
+            fraction_left(now, armed, deadline),
+            format!(
+                "The coordinator expires {}'s session at {} (in {}) unless it hears from it",
+                c.name,
+                format_virtual_time(deadline),
+                format_seconds(deadline.saturating_sub(now))
+            ),
+        ),
+        None => (0.0, format!("{} has no session at the coordinator", c.name)),
+    };
+    let low = session.is_some() && frac < 0.25;
+    html! {
+        <div class="timer timer-session" title={title.clone()}>
+            <span class="timer-label">{ "session" }</span>
+            <span class={classes!("bar", session.is_none().then_some("bar-off"), low.then_some("bar-low"))}
+                  role="meter" aria-label={title}
+                  aria-valuemin="0" aria-valuemax="1" aria-valuenow={format!("{frac:.2}")}>
+                <span class="bar-fill" style={format!("width:{:.1}%", frac * 100.0)}></span>
+            </span>
+            <span class="timer-value num">
+                { session.map_or("—".to_string(), |(d, _)| format_seconds(d.saturating_sub(now))) }
+            </span>
+        </div>
+    }
+}
+
+/// The heartbeat's bar: the time since the coordinator last heard from the
+/// consumer, against `heartbeat.interval.ms`; its dot pulses on a beat.
+fn heartbeat_timer(c: &ConsumerView, now: u64) -> Html {
+    let heard = c.session_armed_at_ms.filter(|_| c.in_group);
+    let frac = heard.map_or(0.0, |armed| {
+        (now.saturating_sub(armed) as f64 / c.heartbeat_interval_ms.max(1) as f64).min(1.0)
+    });
+    let title = match heard {
+        Some(armed) => format!(
+            "Last heard by the coordinator {} ago; heartbeat.interval.ms = {}",
+            format_seconds(now.saturating_sub(armed)),
+            c.heartbeat_interval_ms
+        ),
+        None => format!(
+            "No heartbeats; heartbeat.interval.ms = {}",
+            c.heartbeat_interval_ms
+        ),
+    };
+    html! {
+        <div class="timer timer-heartbeat" {title}>
+            <span class="timer-label">{ "heartbeat" }</span>
+            <span class={classes!("bar", "bar-beat", heard.is_none().then_some("bar-off"))}
+                  aria-hidden="true">
+                <span class="bar-fill" style={format!("width:{:.1}%", frac * 100.0)}></span>
+            </span>
+            <span class="timer-value">
+                if let Some(armed) = heard {
+                    <span key={armed.to_string()} class={classes!("beat-dot", (armed == now).then_some("beat-now"))}
+                          aria-hidden="true"></span>
+                } else {
+                    <span class="beat-dot beat-off" aria-hidden="true"></span>
+                }
+            </span>
+        </div>
+    }
+}
