@@ -237,6 +237,21 @@ pub fn client_action(name: &str, action: &ClientAction) -> String {
             partition_list(partitions)
         ),
         ClientAction::Rejoin { cause, revoked } => rejoin(name, cause, revoked.len()),
+        ClientAction::AwaitPoll { cause } => format!(
+            "{name} {}: it finishes its current batch and rejoins at its next poll().",
+            noticed(cause)
+        ),
+        ClientAction::PollTimeout {
+            max_poll_interval_ms,
+            leave_group,
+        } => {
+            let then = if *leave_group {
+                "it sends LeaveGroup and forgets its member id"
+            } else {
+                "as a static member it sends no LeaveGroup, only forgets its member id"
+            };
+            format!("{name}'s batch outlasted max.poll.interval.ms = {max_poll_interval_ms} ms: {then}; it rejoins at its next poll().")
+        }
         ClientAction::ResetMemberId { .. } => {
             format!("{name} got UNKNOWN_MEMBER_ID: resets its member id.")
         }
@@ -265,6 +280,16 @@ fn partition_list(partitions: &[TopicPartition]) -> String {
     list.join(", ")
 }
 
+/// What the heartbeat thread (or the metadata) told the consumer, as a clause.
+fn noticed(cause: &RejoinCause) -> String {
+    match cause {
+        RejoinCause::Error { api, error } => format!("got {error} on {api}"),
+        RejoinCause::NewMetadata => "(the leader) sees new partitions in the metadata".into(),
+        RejoinCause::PollExpired => "outlasted max.poll.interval.ms".into(),
+        RejoinCause::MemberIdRequired | RejoinCause::CooperativeRevoke => "must rejoin".into(),
+    }
+}
+
 fn rejoin(name: &str, cause: &RejoinCause, revoked: usize) -> String {
     use ErrorCode::{RebalanceInProgress, UnknownMemberId};
     match cause {
@@ -277,6 +302,9 @@ fn rejoin(name: &str, cause: &RejoinCause, revoked: usize) -> String {
         RejoinCause::NewMetadata => {
             format!("{name} (the leader) sees new partitions in the metadata and rejoins.")
         }
+        RejoinCause::PollExpired => format!(
+            "{name} polls again after its long batch and rejoins with member id \"\" (its partitions were lost)."
+        ),
         RejoinCause::Error { api, error } => match (api, error) {
             (Api::SyncGroup, UnknownMemberId) => format!(
                 "{name} got UNKNOWN_MEMBER_ID on SyncGroup: resets its member id and rejoins."

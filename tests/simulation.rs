@@ -304,6 +304,12 @@ fn settle_bound(max_session_ms: u64, max_rebalance_ms: u64, max_heartbeat_ms: u6
     max_session_ms + 2 * (max_rebalance_ms + max_heartbeat_ms) + 1000
 }
 
+/// A consumer acts on a rebalance only at its next poll, after its batch:
+/// each of the two rounds can wait one batch more.
+fn settle_bound_with_batches(base_ms: u64, max_batch_ms: u64) -> u64 {
+    base_ms + 2 * max_batch_ms
+}
+
 /// A random group and action script for `seed`.
 fn random_scenario(seed: u64) -> Script {
     let mut g = Gen(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
@@ -311,6 +317,7 @@ fn random_scenario(seed: u64) -> Script {
     let assignors = ["range", "roundrobin", "cooperative-sticky"];
     let assignor = assignors[g.below(3) as usize];
     let (mut max_session, mut max_rebalance, mut max_heartbeat) = (0, 0, 0);
+    let mut max_batch = 0;
     let consumers: Vec<Value> = (0..n)
         .map(|i| {
             let name = format!("c{i}");
@@ -326,6 +333,21 @@ fn random_scenario(seed: u64) -> Script {
                                "heartbeat_interval_ms": heartbeat, "rebalance_timeout_ms": rebalance});
             if g.below(3) > 0 {
                 c["group_instance_id"] = json!(if g.below(8) == 0 { "dup".to_string() } else { name });
+            }
+            // Batches shorter than the rebalance timeout (max.poll.interval.ms).
+            match g.below(3) {
+                0 => {}
+                1 => {
+                    let ms = g.below(2000);
+                    max_batch = max_batch.max(ms);
+                    c["processing_ms"] = json!(ms);
+                }
+                _ => {
+                    let min = g.below(1000);
+                    let max = min + g.below(2000);
+                    max_batch = max_batch.max(max);
+                    c["processing_ms"] = json!({"min": min, "max": max});
+                }
             }
             c
         })
@@ -357,7 +379,10 @@ fn random_scenario(seed: u64) -> Script {
         last_fault_ms = last_fault_ms.max(t + a["down_ms"].as_u64().unwrap_or(0));
         actions.push(a);
     }
-    let settle_ms = settle_bound(max_session, max_rebalance, max_heartbeat);
+    let settle_ms = settle_bound_with_batches(
+        settle_bound(max_session, max_rebalance, max_heartbeat),
+        max_batch,
+    );
     // Run 20 s past the bound, so a group that settles and then flaps fails too.
     let end = (t + 60_000).max(last_fault_ms + settle_ms + 20_000);
     actions.push(json!({"at_ms": end, "end": {}}));
@@ -365,7 +390,8 @@ fn random_scenario(seed: u64) -> Script {
         "name": format!("sweep-{seed}"), "seed": seed,
         "config": {"initial_rebalance_delay_ms": g.below(3001), "session_timeout_ms": 10000},
         "topics": [{"name": "t", "partitions": 1 + g.below(9)}, {"name": "u", "partitions": 1 + g.below(4)}],
-        "consumers": consumers, "network": {"latency_ms": g.below(50)}, "actions": actions
+        "consumers": consumers, "network": {"latency_ms": g.below(50), "jitter_ms": g.below(30)},
+        "actions": actions
     }));
     Script {
         file,

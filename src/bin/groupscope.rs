@@ -104,8 +104,8 @@ mod cli {
 
     /// A Markdown table of each simulation scenario's summary line.
     fn summary_table(paths: &[String]) -> i32 {
-        say("| scenario | rebalances | generation | partitions moved | partition-unavailable ms | fenced |");
-        say("|---|---:|---:|---:|---:|---|");
+        say("| scenario | rebalances | generation | partitions moved | unavailable ms after start-up | all stopped ms | start-up ms | fenced |");
+        say("|---|---:|---:|---:|---:|---:|---:|---|");
         for path in paths {
             let scenario = match load(path) {
                 Ok(s) => s,
@@ -132,12 +132,14 @@ mod cli {
                 .filter_map(|v| v.as_str().map(String::from))
                 .collect();
             say(&format!(
-                "| {} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} | {} | {} |",
                 scenario.name,
                 s["rebalances"],
                 s["generation_id"],
                 s["partition_moves"],
-                s["partition_unavailable_ms"],
+                s["unavailable_after_startup_ms"],
+                s["all_stopped_ms"],
+                s["startup_unavailable_ms"],
                 if fenced.is_empty() {
                     "—".to_string()
                 } else {

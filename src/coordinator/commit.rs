@@ -1,5 +1,6 @@
 //! OffsetCommit and TxnOffsetCommit membership checks (spec §3.5; Kafka:
-//! `GroupCoordinator.handleCommitOffsets`, `validateOffsetCommit`).
+//! `GroupCoordinator.handleCommitOffsets`, `validateOffsetCommit`), and
+//! OffsetFetch (`GroupCoordinator.handleFetchOffsets`).
 
 use super::*;
 
@@ -86,5 +87,24 @@ impl Coordinator {
             .map(|(tp, _)| (tp.clone(), error))
             .collect();
         self.respond(rid, Response::OffsetCommit { error, partitions }, rule);
+    }
+
+    /// `handleFetchOffsets` (classic, v0-7): the committed offsets, with no
+    /// membership check; -1 for a partition with none, or with no group.
+    pub(super) fn offset_fetch(&mut self, rid: RequestId, req: OffsetFetchRequest) {
+        let committed = self.group.as_ref().map(|g| &g.offsets);
+        let offsets = req
+            .partitions
+            .into_iter()
+            .map(|tp| {
+                let offset = committed.and_then(|o| o.get(&tp)).copied().unwrap_or(-1);
+                (tp, offset)
+            })
+            .collect();
+        let response = Response::OffsetFetch {
+            error: ErrorCode::None,
+            offsets,
+        };
+        self.respond(rid, response, Rule::OffsetFetch);
     }
 }

@@ -86,6 +86,13 @@ pub struct OffsetCommitRequest {
     pub transactional: bool,
 }
 
+/// OffsetFetch (v0-7, classic groups): the committed offsets of these
+/// partitions. No membership check: any client may read them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OffsetFetchRequest {
+    pub partitions: Vec<TopicPartition>,
+}
+
 /// A Kafka protocol API the coordinator answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Api {
@@ -95,6 +102,7 @@ pub enum Api {
     LeaveGroup,
     OffsetCommit,
     TxnOffsetCommit,
+    OffsetFetch,
     DescribeGroups,
 }
 
@@ -108,6 +116,7 @@ impl Api {
             Api::LeaveGroup => "LeaveGroup",
             Api::OffsetCommit => "OffsetCommit",
             Api::TxnOffsetCommit => "TxnOffsetCommit",
+            Api::OffsetFetch => "OffsetFetch",
             Api::DescribeGroups => "DescribeGroups",
         }
     }
@@ -120,6 +129,7 @@ impl Api {
             Api::Heartbeat => "heartbeat",
             Api::LeaveGroup => "leave",
             Api::OffsetCommit | Api::TxnOffsetCommit => "commit",
+            Api::OffsetFetch => "fetch",
             Api::DescribeGroups => "describe",
         }
     }
@@ -145,6 +155,7 @@ pub enum Request {
     Heartbeat(HeartbeatRequest),
     LeaveGroup(LeaveGroupRequest),
     OffsetCommit(OffsetCommitRequest),
+    OffsetFetch(OffsetFetchRequest),
     DescribeGroup,
 }
 
@@ -158,6 +169,7 @@ impl Request {
             Request::LeaveGroup(_) => Api::LeaveGroup,
             Request::OffsetCommit(r) if r.transactional => Api::TxnOffsetCommit,
             Request::OffsetCommit(_) => Api::OffsetCommit,
+            Request::OffsetFetch(_) => Api::OffsetFetch,
             Request::DescribeGroup => Api::DescribeGroups,
         }
     }
@@ -266,6 +278,11 @@ pub enum Response {
         error: ErrorCode,
         partitions: BTreeMap<TopicPartition, ErrorCode>,
     },
+    /// Committed offsets; -1 where none is committed (Kafka's INVALID_OFFSET).
+    OffsetFetch {
+        error: ErrorCode,
+        offsets: Vec<(TopicPartition, i64)>,
+    },
     DescribeGroup(DescribeGroupResponse),
 }
 
@@ -275,7 +292,9 @@ impl Response {
         match self {
             Response::JoinGroup(r) => r.error,
             Response::SyncGroup(r) => r.error,
-            Response::Heartbeat { error } | Response::OffsetCommit { error, .. } => *error,
+            Response::Heartbeat { error }
+            | Response::OffsetCommit { error, .. }
+            | Response::OffsetFetch { error, .. } => *error,
             Response::LeaveGroup(r) => r.error,
             Response::DescribeGroup(r) => r.error,
         }
@@ -289,6 +308,7 @@ impl Response {
             Response::Heartbeat { .. } => Api::Heartbeat,
             Response::LeaveGroup(_) => Api::LeaveGroup,
             Response::OffsetCommit { .. } => Api::OffsetCommit,
+            Response::OffsetFetch { .. } => Api::OffsetFetch,
             Response::DescribeGroup(_) => Api::DescribeGroups,
         }
     }

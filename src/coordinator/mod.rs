@@ -186,6 +186,7 @@ impl Coordinator {
             Request::Heartbeat(r) => self.heartbeat(request_id, r),
             Request::LeaveGroup(r) => self.leave_group(request_id, r),
             Request::OffsetCommit(r) => self.offset_commit(request_id, r),
+            Request::OffsetFetch(r) => self.offset_fetch(request_id, r),
             Request::DescribeGroup => self.describe_group(request_id),
         }
     }

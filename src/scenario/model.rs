@@ -248,6 +248,25 @@ pub struct ConsumerSpec {
     pub version: Option<i16>,
     #[serde(default)]
     pub client_id: Option<String>,
+    /// How long the application works on each batch `poll()` returns.
+    #[serde(default)]
+    pub processing_ms: Option<ProcessingSpec>,
+}
+
+/// A batch's processing time: a number of ms, or a range drawn per poll
+/// from the seeded RNG, uniformly.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(untagged)]
+pub enum ProcessingSpec {
+    Fixed(u64),
+    Range(ProcessingRange),
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct ProcessingRange {
+    pub min: u64,
+    pub max: u64,
 }
 
 #[derive(Clone, Debug, Default, Deserialize, PartialEq)]
@@ -255,6 +274,9 @@ pub struct ConsumerSpec {
 pub struct NetworkSpec {
     #[serde(default)]
     pub latency_ms: u64,
+    /// Each message takes `latency_ms` plus a seeded uniform 0..=`jitter_ms`.
+    #[serde(default)]
+    pub jitter_ms: u64,
 }
 
 /// Client-side settings for the whole simulation (GroupScope extension).

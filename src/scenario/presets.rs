@@ -4,7 +4,7 @@
 use super::{parse, ScenarioFile};
 
 /// `(id, JSON text)` of every preset, in the order the UI lists them.
-pub const PRESETS: [(&str, &str); 8] = [
+pub const PRESETS: [(&str, &str); 10] = [
     (
         "kip345-restart",
         include_str!("../../static/scenarios/kip345-restart.json"),
@@ -16,6 +16,14 @@ pub const PRESETS: [(&str, &str); 8] = [
     (
         "rolling-restart-dynamic",
         include_str!("../../static/scenarios/rolling-restart-dynamic.json"),
+    ),
+    (
+        "slow-restart-static",
+        include_str!("../../static/scenarios/slow-restart-static.json"),
+    ),
+    (
+        "slow-restart-dynamic",
+        include_str!("../../static/scenarios/slow-restart-dynamic.json"),
     ),
     (
         "duplicate-instance-id",

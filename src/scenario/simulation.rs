@@ -2,12 +2,12 @@
 //! [`World`] from a scenario file, runs it, and serialises its records as
 //! the trace with its closing `summary` line.
 
-use super::model::{ActionStep, ConsumerSpec, ScenarioFile};
+use super::model::{ActionStep, ConsumerSpec, ProcessingSpec, ScenarioFile};
 use super::{coordinator_config, trace, ScenarioError};
 use crate::assignor::{AssignorKind, MemberOrdering};
 use crate::coordinator::GroupInstanceId;
 use crate::defaults;
-use crate::sim::client::{Client, ClientConfig};
+use crate::sim::client::{Client, ClientConfig, Processing};
 use crate::sim::{Action, SimSettings, World, DEFAULT_END_MS};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
@@ -81,6 +81,14 @@ fn validate_consumer(c: &ConsumerSpec, at: &str, file: &ScenarioFile) -> Result<
             format!("{at}.threads"),
             "expected at least 1",
         ));
+    }
+    if let Some(ProcessingSpec::Range(r)) = c.processing_ms {
+        if r.min > r.max {
+            return Err(ScenarioError::new(
+                format!("{at}.processing_ms.min"),
+                format!("{} is above processing_ms.max {}", r.min, r.max),
+            ));
+        }
     }
     if c.heartbeat_interval_ms == Some(0) {
         return Err(ScenarioError::new(
@@ -220,6 +228,14 @@ impl ClientConfig {
                 .unwrap_or(c.group_instance_id.is_none()),
             version: c.version.unwrap_or(defaults::JOIN_GROUP_VERSION),
             streams_instance: None,
+            processing: match c.processing_ms {
+                None => Processing::default(),
+                Some(ProcessingSpec::Fixed(ms)) => Processing::fixed(ms),
+                Some(ProcessingSpec::Range(r)) => Processing {
+                    min_ms: r.min,
+                    max_ms: r.max,
+                },
+            },
         }
     }
 
@@ -288,6 +304,7 @@ pub fn world_of(file: &ScenarioFile, seed: u64) -> Result<World, ScenarioError> 
         coordinator: coordinator_config(file),
         seed,
         latency_ms: file.network.as_ref().map_or(0, |n| n.latency_ms),
+        jitter_ms: file.network.as_ref().map_or(0, |n| n.jitter_ms),
         topics: file
             .topics
             .iter()
@@ -328,9 +345,13 @@ pub fn summary_line(world: &World) -> Value {
         "generation_id": world.generation(),
         "partition_moves": m.partition_moves,
         "partition_unavailable_ms": m.partition_unavailable_ms,
+        "startup_unavailable_ms": m.startup_unavailable_ms,
+        "unavailable_after_startup_ms": m.partition_unavailable_ms - m.startup_unavailable_ms,
+        "all_stopped_ms": m.all_stopped_ms,
         "fenced": m.fenced,
         "violations": world.violations(),
         "per_consumer": m.per_consumer,
+        "unassigned_unavailable_ms": m.unassigned_unavailable_ms,
     })
 }
 

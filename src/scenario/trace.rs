@@ -51,6 +51,13 @@ pub fn response_line(at_ms: u64, request: &str, response: &Response, rule: Rule)
                 .collect();
             line.insert("partitions".into(), Value::Object(p));
         }
+        Response::OffsetFetch { offsets, .. } => {
+            let o: Map<String, Value> = offsets
+                .iter()
+                .map(|(tp, offset)| (tp.to_string(), json!(offset)))
+                .collect();
+            line.insert("offsets".into(), Value::Object(o));
+        }
         Response::DescribeGroup(r) => {
             line.insert("state".into(), json!(r.state.name()));
             line.insert("protocol_type".into(), json!(r.protocol_type));
@@ -345,6 +352,13 @@ fn client_fields(line: &mut Map<String, Value>, action: &ClientAction) {
             put("error", json!(error.name()))
         }
         ClientAction::Fenced { api, .. } => put("api", json!(api)),
+        ClientAction::PollTimeout {
+            max_poll_interval_ms,
+            leave_group,
+        } => {
+            put("max_poll_interval_ms", json!(max_poll_interval_ms));
+            put("leave_group", json!(leave_group));
+        }
         _ => {}
     }
 }

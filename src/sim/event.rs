@@ -19,6 +19,8 @@ pub enum RejoinCause {
     Error { api: Api, error: ErrorCode },
     /// The leader saw new partitions in its metadata.
     NewMetadata,
+    /// A batch outlasted `max.poll.interval.ms`.
+    PollExpired,
 }
 
 /// What a consumer did or had done to it.
@@ -42,6 +44,15 @@ pub enum ClientAction {
     Assigned {
         generation_id: i32,
         partitions: Vec<TopicPartition>,
+    },
+    /// The heartbeat thread asked for a rejoin; the application finishes
+    /// its current batch and rejoins at its next poll.
+    AwaitPoll { cause: RejoinCause },
+    /// A batch outlasted `max.poll.interval.ms`: the membership is given up
+    /// (LeaveGroup only for a dynamic member).
+    PollTimeout {
+        max_poll_interval_ms: u64,
+        leave_group: bool,
     },
     /// It sends JoinGroup again, giving up `revoked` first.
     Rejoin {
@@ -71,6 +82,8 @@ impl ClientAction {
             ClientAction::Close { .. } => "close",
             ClientAction::Joined { .. } => "joined",
             ClientAction::Assigned { .. } => "assigned",
+            ClientAction::AwaitPoll { .. } => "await_poll",
+            ClientAction::PollTimeout { .. } => "poll_timeout",
             ClientAction::Rejoin { revoked, .. } if !revoked.is_empty() => "revoked",
             ClientAction::Rejoin { .. } => "rejoin",
             ClientAction::ResetMemberId { .. } => "reset_member_id",

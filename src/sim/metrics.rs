@@ -27,6 +27,16 @@ pub struct Metrics {
     pub partition_moves: u64,
     /// Summed over partitions: virtual ms with no running consumer holding it.
     pub partition_unavailable_ms: u64,
+    /// The part of `partition_unavailable_ms` before the group first had
+    /// every partition consumed (forming the group).
+    pub startup_unavailable_ms: u64,
+    /// Virtual ms after start-up during which not one partition was consumed.
+    pub all_stopped_ms: u64,
+    /// True once every partition has been consumed at the same time.
+    pub started_up: bool,
+    /// Unavailable ms of partitions that no stored assignment gives to anyone
+    /// (so the per-consumer figures plus this add up to the total).
+    pub unassigned_unavailable_ms: u64,
     /// Consumers stopped by FENCED_INSTANCE_ID, in order.
     pub fenced: Vec<String>,
     pub per_consumer: BTreeMap<String, ConsumerMetrics>,
@@ -99,6 +109,16 @@ impl Metrics {
             .unheld
             .take()
             .unwrap_or_else(|| Self::unheld(topics, clients));
+        let total: u64 = topics.values().map(|&n| u64::from(n)).sum();
+        if unheld.is_empty() && total > 0 {
+            self.started_up = true;
+        }
+        let unheld_ms = dt * unheld.len() as u64;
+        if !self.started_up {
+            self.startup_unavailable_ms += unheld_ms;
+        } else if total > 0 && unheld.len() as u64 == total {
+            self.all_stopped_ms += dt;
+        }
         for (topic, i) in &unheld {
             self.partition_unavailable_ms += dt;
             let per_partition = self
@@ -114,8 +134,9 @@ impl Metrics {
                 .get(topic)
                 .and_then(|o| o.get(*i))
                 .and_then(|o| o.as_deref());
-            if let Some(m) = owner.and_then(|o| self.per_consumer.get_mut(o)) {
-                m.unavailable_ms += dt;
+            match owner.and_then(|o| self.per_consumer.get_mut(o)) {
+                Some(m) => m.unavailable_ms += dt,
+                None => self.unassigned_unavailable_ms += dt,
             }
         }
         self.unheld = Some(unheld);

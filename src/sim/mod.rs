@@ -11,6 +11,7 @@ pub mod client;
 pub mod event;
 pub mod invariants;
 pub mod metrics;
+pub mod network;
 pub mod snapshot;
 pub mod trace;
 pub mod world;
@@ -36,6 +37,8 @@ pub struct SimSettings {
     pub seed: u64,
     /// One-way network latency between any client and the coordinator.
     pub latency_ms: u64,
+    /// Each message's extra delay is drawn uniformly from 0..=`jitter_ms`.
+    pub jitter_ms: u64,
     pub topics: BTreeMap<String, u32>,
     pub end_ms: u64,
 }

@@ -257,21 +257,27 @@ impl World {
                     }
                 }
                 SimEvent::ToClient {
-                    index, response, ..
+                    index,
+                    response,
+                    sent_at_ms,
+                    ..
                 } => MessageView {
                     consumer: Some(self.clients[*index].config.name.clone()),
                     to_coordinator: false,
                     api: response.api(),
                     error: Some(response.error()),
-                    sent_at_ms: at.saturating_sub(self.settings.latency_ms),
+                    sent_at_ms: *sent_at_ms,
                     arrives_at_ms: *at,
                 },
-                SimEvent::ToAdmin { response, .. } => MessageView {
+                SimEvent::ToAdmin {
+                    response,
+                    sent_at_ms,
+                } => MessageView {
                     consumer: None,
                     to_coordinator: false,
                     api: response.api(),
                     error: Some(response.error()),
-                    sent_at_ms: at.saturating_sub(self.settings.latency_ms),
+                    sent_at_ms: *sent_at_ms,
                     arrives_at_ms: *at,
                 },
                 _ => continue,

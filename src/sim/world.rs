@@ -7,10 +7,14 @@ use super::client::{Client, ClientState, ClientTimer, ConsumerId, Effect};
 use super::event::{ClientAction, LogEntry, WorldEvent};
 use super::invariants::Violation;
 use super::metrics::Metrics;
+use super::network::{uniform, Connection, Network};
 use super::snapshot::MessageView;
 use super::trace::{GroupLine, RequestKey, Requester, TraceRecord};
 use super::{Action, SimSettings};
 use crate::coordinator::*;
+use crate::defaults::RETRY_BACKOFF_MS;
+use rand_chacha::ChaCha8Rng;
+use rand_core::{RngCore, SeedableRng};
 use std::collections::{BTreeMap, VecDeque};
 
 /// How many delivered messages the world remembers for the message flow.
@@ -55,11 +59,11 @@ pub enum SimEvent {
     ToClient {
         index: ConsumerId,
         incarnation: u32,
-        request_id: RequestId,
+        sent_at_ms: u64,
         response: Response,
     },
     ToAdmin {
-        request_id: RequestId,
+        sent_at_ms: u64,
         response: Response,
     },
     ClientTimer {
@@ -102,12 +106,19 @@ pub struct World {
     state_changed_in_step: bool,
     /// Per group.instance.id, the member ids it had before the current one (fenced).
     pub(super) instance_history: BTreeMap<GroupInstanceId, Vec<MemberId>>,
+    /// Draws batch times, heartbeat wake-ups and network jitter; seeded, on
+    /// a stream of its own (the coordinator's draws member ids).
+    rng: ChaCha8Rng,
+    network: Network,
 }
 
 impl World {
     /// A world at t=0 with every action queued.
     pub fn new(settings: SimSettings, clients: Vec<Client>, actions: Vec<(u64, Action)>) -> Self {
         let coordinator = Coordinator::new(settings.coordinator.clone(), settings.seed);
+        let mut rng = ChaCha8Rng::seed_from_u64(settings.seed);
+        rng.set_stream(1);
+        let network = Network::new(settings.latency_ms, settings.jitter_ms);
         let topics = settings.topics.clone();
         let mut world = World {
             metrics: Metrics::new(&clients),
@@ -132,6 +143,8 @@ impl World {
             instance_history: BTreeMap::new(),
             state_changed_in_step: false,
             recent_messages: VecDeque::new(),
+            rng,
+            network,
             topics,
         };
         for (at_ms, action) in actions {
@@ -286,6 +299,7 @@ impl World {
         if self.ended {
             return false;
         }
+        self.run_quiet_events(self.settings.end_ms);
         let Some(next) = self.next_event_ms() else {
             self.ended = true;
             return false;
@@ -316,20 +330,76 @@ impl World {
         true
     }
 
+    /// Runs one step if the next visible event is due by `limit_ms` (the
+    /// quiet events before it run too). Returns whether a step ran.
+    pub fn step_until(&mut self, limit_ms: u64) -> bool {
+        if self.ended {
+            return false;
+        }
+        self.run_quiet_events(limit_ms.min(self.settings.end_ms));
+        self.next_event_ms().is_some_and(|t| t <= limit_ms) && self.step()
+    }
+
     /// Steps until virtual time `until_ms` is reached (events at `until_ms`
     /// included) or `max_steps` ran. Returns the number of steps run.
     pub fn run_until(&mut self, until_ms: u64, max_steps: u64) -> u64 {
         let mut n = 0;
-        while n < max_steps && self.next_event_ms().is_some_and(|t| t <= until_ms) && self.step() {
+        while n < max_steps && self.step_until(until_ms) {
             n += 1;
         }
-        if !self.ended && self.next_event_ms().is_none_or(|t| t > until_ms) {
-            self.advance_to(until_ms.min(self.settings.end_ms).max(self.now_ms));
+        if self.ended {
+            return n;
+        }
+        let until_ms = until_ms.min(self.settings.end_ms);
+        self.run_quiet_events(until_ms);
+        if self.next_event_ms().is_none_or(|t| t > until_ms) {
+            self.advance_to(until_ms.max(self.now_ms));
         }
         n
     }
 
+    /// Runs, at their own times, the events due by `limit_ms` that nobody
+    /// can see: the end of a batch when no rejoin waits for it (the
+    /// application just takes the next batch). They are not steps, so Step
+    /// and the timeline move from one visible event to the next, and the
+    /// same events run whether time advances by steps or by play.
+    fn run_quiet_events(&mut self, limit_ms: u64) {
+        loop {
+            let Some((&(at, seq), event)) = self.queue.first_key_value() else {
+                return;
+            };
+            let timer_due = self.coordinator.poll_timeout().is_some_and(|t| t <= at);
+            if at > limit_ms || timer_due || !self.is_quiet(event) {
+                return;
+            }
+            let event = self.queue.remove(&(at, seq)).expect("the first event");
+            self.account_to(at);
+            self.process(event);
+        }
+    }
+
+    /// A batch end is quiet unless a rejoin waits for it.
+    fn is_quiet(&self, event: &SimEvent) -> bool {
+        match event {
+            SimEvent::ClientTimer {
+                index,
+                incarnation,
+                timer: ClientTimer::Poll,
+            } => {
+                let c = &self.clients[*index];
+                c.incarnation != *incarnation || c.pending_rejoin.is_none()
+            }
+            _ => false,
+        }
+    }
+
     fn advance_to(&mut self, t: u64) {
+        self.run_quiet_events(t);
+        self.account_to(t);
+    }
+
+    /// Moves the clock to `t`, adding the unavailability of the interval.
+    fn account_to(&mut self, t: u64) {
         if t > self.now_ms {
             let dt = t - self.now_ms;
             self.metrics
@@ -354,19 +424,19 @@ impl World {
                 index,
                 incarnation,
                 response,
-                ..
+                sent_at_ms,
             } => {
                 self.remember(MessageView {
                     consumer: Some(self.clients[index].config.name.clone()),
                     to_coordinator: false,
                     api: response.api(),
                     error: Some(response.error()),
-                    sent_at_ms: self.now_ms.saturating_sub(self.settings.latency_ms),
+                    sent_at_ms,
                     arrives_at_ms: self.now_ms,
                 });
                 if self.clients[index].incarnation == incarnation {
-                    let effects = self.clients[index].on_response(response, &self.topics);
-                    self.apply_effects(index, effects);
+                    let topics = self.topics.clone();
+                    self.drive(index, |c| c.on_response(response, &topics));
                 }
             }
             SimEvent::ToAdmin { response, .. } => {
@@ -382,8 +452,7 @@ impl World {
             } => {
                 self.client_timers.remove(&(index, timer));
                 if self.clients[index].incarnation == incarnation {
-                    let effects = self.clients[index].on_timer(timer);
-                    self.apply_effects(index, effects);
+                    self.drive(index, |c| c.on_timer(timer));
                 }
             }
         }
@@ -394,25 +463,17 @@ impl World {
         match &action {
             Action::Start(names) => self.for_each_named(names, |w, c| {
                 if !w.clients[c].state.is_running() {
-                    let effects = w.clients[c].start();
-                    w.apply_effects(c, effects);
+                    w.drive(c, Client::start);
                 }
             }),
             Action::Restart { name, down_ms } => self.for_each_named(name, |w, c| {
-                let effects = w.clients[c].close();
-                w.apply_effects(c, effects);
+                w.drive(c, Client::close);
                 let restart = ClientAction::Restart { down_ms: *down_ms };
                 w.log_event(WorldEvent::Client(restart), None, Some(c));
                 w.schedule_client_timer(c, ClientTimer::Start, *down_ms);
             }),
-            Action::Crash(names) => self.for_each_named(names, |w, c| {
-                let effects = w.clients[c].crash();
-                w.apply_effects(c, effects);
-            }),
-            Action::Close(names) => self.for_each_named(names, |w, c| {
-                let effects = w.clients[c].close();
-                w.apply_effects(c, effects);
-            }),
+            Action::Crash(names) => self.for_each_named(names, |w, c| w.drive(c, Client::crash)),
+            Action::Close(names) => self.for_each_named(names, |w, c| w.drive(c, Client::close)),
             Action::AdminRemove(names) => self.admin_remove(names),
             Action::AddPartitions { topic, partitions } => self.add_partitions(topic, *partitions),
             Action::ForceRebalance => {
@@ -516,8 +577,7 @@ impl World {
             }
         }
         for c in rejoiners {
-            let effects = self.clients[c].on_metadata_change();
-            self.apply_effects(c, effects);
+            self.drive(c, Client::on_metadata_change);
         }
     }
 
@@ -534,17 +594,19 @@ impl World {
             .map(ConsumerId)
     }
 
-    fn apply_effects(&mut self, index: ConsumerId, effects: Vec<Effect>) {
-        // Only heartbeats leave a consumer's holdings as they were.
-        let routine = effects.iter().all(|e| {
-            matches!(
-                e,
-                Effect::Send(Request::Heartbeat(_)) | Effect::Timer(ClientTimer::Heartbeat, _)
-            )
-        });
-        if !routine {
+    /// Runs `f` on consumer `index` and carries out the effects it returns;
+    /// the metrics recount the partitions held when its holdings changed.
+    fn drive(&mut self, index: ConsumerId, f: impl FnOnce(&mut Client) -> Vec<Effect>) {
+        let client = &mut self.clients[index];
+        let before = (client.state.is_running(), client.owned.clone());
+        let effects = f(client);
+        if (client.state.is_running(), &client.owned) != (before.0, &before.1) {
             self.metrics.holdings_changed();
         }
+        self.apply_effects(index, effects);
+    }
+
+    fn apply_effects(&mut self, index: ConsumerId, effects: Vec<Effect>) {
         for effect in effects {
             match effect {
                 Effect::Send(request) => {
@@ -560,6 +622,7 @@ impl World {
                 Effect::Event(action) => {
                     self.log_event(WorldEvent::Client(action), None, Some(index))
                 }
+                Effect::StartBatch => self.start_batch(index),
             }
         }
         if self.clients[index].state == ClientState::Fenced
@@ -574,7 +637,26 @@ impl World {
         }
     }
 
+    /// The application takes a batch: its duration is drawn from the seed.
+    /// One longer than `max.poll.interval.ms` also arms the heartbeat
+    /// thread's poll-timeout check.
+    fn start_batch(&mut self, index: ConsumerId) {
+        let config = &self.clients[index].config;
+        let (p, max_poll_ms) = (config.processing, config.rebalance_timeout_ms);
+        let batch_ms = uniform(&mut self.rng, p.min_ms, p.max_ms).max(1);
+        self.schedule_client_timer(index, ClientTimer::Poll, batch_ms);
+        if batch_ms > max_poll_ms {
+            self.schedule_client_timer(index, ClientTimer::PollTimeout, max_poll_ms);
+        }
+    }
+
     fn schedule_client_timer(&mut self, index: ConsumerId, timer: ClientTimer, after_ms: u64) {
+        // The Java heartbeat thread checks whether a beat is due each time it
+        // wakes, every retry.backoff.ms: a beat leaves up to that much late.
+        let after_ms = match timer {
+            ClientTimer::Heartbeat => after_ms + self.rng.next_u64() % RETRY_BACKOFF_MS,
+            _ => after_ms,
+        };
         if let Some(old) = self.client_timers.remove(&(index, timer)) {
             self.queue.remove(&old);
         }
@@ -609,7 +691,11 @@ impl World {
                 sent_at_ms: self.now_ms,
             },
         );
-        let at = self.now_ms + self.settings.latency_ms;
+        let conn = Connection {
+            requester,
+            to_coordinator: true,
+        };
+        let at = self.network.arrival(&mut self.rng, conn, self.now_ms);
         self.enqueue(
             at,
             SimEvent::ToCoordinator {
@@ -639,7 +725,11 @@ impl World {
                             rule,
                         });
                     }
-                    let at = at_ms + self.settings.latency_ms;
+                    let conn = Connection {
+                        requester: info.sender.requester(),
+                        to_coordinator: false,
+                    };
+                    let at = self.network.arrival(&mut self.rng, conn, at_ms);
                     match info.sender {
                         Sender::Client { index, incarnation } => {
                             self.enqueue(
@@ -647,7 +737,7 @@ impl World {
                                 SimEvent::ToClient {
                                     index,
                                     incarnation,
-                                    request_id: request,
+                                    sent_at_ms: at_ms,
                                     response,
                                 },
                             );
@@ -656,7 +746,7 @@ impl World {
                             self.enqueue(
                                 at,
                                 SimEvent::ToAdmin {
-                                    request_id: request,
+                                    sent_at_ms: at_ms,
                                     response,
                                 },
                             );

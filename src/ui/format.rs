@@ -113,6 +113,8 @@ pub fn preset_title(id: &str) -> &'static str {
         "kip345-restart" => "Static restart, no rebalance (KIP-345)",
         "rolling-restart-static" => "Rolling restart, static members",
         "rolling-restart-dynamic" => "Rolling restart, dynamic members",
+        "slow-restart-static" => "Slow restarts, static members (static loses)",
+        "slow-restart-dynamic" => "Slow restarts, dynamic members",
         "duplicate-instance-id" => "Duplicate group.instance.id: fencing",
         "static-session-timeout" => "Static member down past its session",
         "scale-out" => "Scale out: a consumer joins",
@@ -129,7 +131,13 @@ pub fn preset_hint(id: Option<&str>) -> &'static str {
             "Press ▶ Step or → to watch A restart without a rebalance; Next state (N) jumps to the next change."
         }
         Some("rolling-restart-static") => {
-            "Press ▶ Play or Space: four static consumers restart one by one and the generation stays at 1."
+            "Press ▶ Play or Space: twelve static pods restart one by one and the generation stays at 1."
+        }
+        Some("slow-restart-static") => {
+            "Press ▶ Play or Space: each 60 s restart stalls that consumer's partitions; compare slow-restart-dynamic."
+        }
+        Some("slow-restart-dynamic") => {
+            "Press ▶ Play or Space: each stop and return is a quick rebalance when batches take no time."
         }
         Some("rolling-restart-dynamic") => {
             "Press ▶ Play or Space: every dynamic restart costs two rebalances; watch Rebalances and Partitions moved."

@@ -269,10 +269,7 @@ impl AppState {
         let target = self.world.now_ms() + real_ms.saturating_mul(self.speed) / 1000;
         let before = self.world.state();
         let mut n = 0;
-        while n < TICK_MAX_STEPS
-            && self.world.next_event_ms().is_some_and(|t| t <= target)
-            && self.world.step()
-        {
+        while n < TICK_MAX_STEPS && self.world.step_until(target) {
             self.after_step();
             n += 1;
         }

@@ -152,6 +152,7 @@ fn new_consumer(world: &World, scenario: &ScenarioFile, is_static: bool) -> Cons
         threads: None,
         version: template.and_then(|t| t.version).map(|v| v.max(floor)),
         client_id: None,
+        processing_ms: template.and_then(|t| t.processing_ms),
         name,
     }
 }

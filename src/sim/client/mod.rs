@@ -2,6 +2,14 @@
 //! Java client's group rules (spec §4 r11; Kafka: `AbstractCoordinator`,
 //! `ConsumerCoordinator`). It never sends anything itself: each handler
 //! returns [`Effect`]s that the world turns into network messages and timers.
+//!
+//! The application's poll loop (`processing_ms`) is in [`poll`]: like the
+//! Java consumer, the client acts on a rebalance only inside `poll()`, after
+//! the batch it is processing.
+
+mod poll;
+
+pub use poll::{PendingRejoin, Processing};
 
 use super::event::{ClientAction, RejoinCause};
 use crate::assignor::{self, AssignorKind, MemberOrdering, Subscription};
@@ -91,6 +99,8 @@ pub struct ClientConfig {
     pub version: i16,
     /// The Kafka Streams instance this thread belongs to, if any.
     pub streams_instance: Option<String>,
+    /// How long the application works on each batch.
+    pub processing: Processing,
 }
 
 /// Timers a client arms.
@@ -101,6 +111,10 @@ pub enum ClientTimer {
     Rejoin,
     /// The process starts again after a restart's down time.
     Start,
+    /// The application has processed its batch and calls `poll()` again.
+    Poll,
+    /// The batch outlasted `max.poll.interval.ms` (the heartbeat thread's check).
+    PollTimeout,
 }
 
 /// What a handler asks the world to do.
@@ -111,6 +125,10 @@ pub enum Effect {
     Timer(ClientTimer, u64),
     /// Something for the event log.
     Event(ClientAction),
+    /// The application starts processing a batch: the world draws its
+    /// duration and arms [`ClientTimer::Poll`] (and, past
+    /// `max.poll.interval.ms`, [`ClientTimer::PollTimeout`]).
+    StartBatch,
 }
 
 /// One simulated consumer.
@@ -132,6 +150,16 @@ pub struct Client {
     /// The protocol the last JoinGroup response selected.
     pub protocol_name: Option<String>,
     pub ordering: MemberOrdering,
+    /// True while the application processes a batch (between two polls).
+    pub in_batch: bool,
+    /// A rejoin the heartbeat thread asked for, done at the next poll.
+    pub pending_rejoin: Option<PendingRejoin>,
+    /// Assigned partitions waiting for their committed offsets (OffsetFetch).
+    pub fetching: Vec<TopicPartition>,
+    /// True while the offsets commit before a JoinGroup is in flight.
+    pub committing: bool,
+    /// Batches processed so far (the offsets it commits).
+    pub batches: u64,
 }
 
 impl Client {
@@ -147,6 +175,11 @@ impl Client {
             past_member_ids: Vec::new(),
             protocol_name: None,
             ordering,
+            in_batch: false,
+            pending_rejoin: None,
+            fetching: Vec::new(),
+            committing: false,
+            batches: 0,
         }
     }
 
@@ -174,6 +207,7 @@ impl Client {
         self.owned.clear();
         self.fatal_error = None;
         self.protocol_name = None;
+        self.reset_poll_loop();
         self.state = ClientState::Joining;
         vec![
             Effect::Event(ClientAction::Start),
@@ -223,6 +257,7 @@ impl Client {
             self.state = ClientState::Down;
         }
         self.owned.clear();
+        self.reset_poll_loop();
         self.incarnation += 1;
     }
 
@@ -310,6 +345,8 @@ impl Client {
             Response::JoinGroup(r) => self.on_join(r, partitions),
             Response::SyncGroup(r) => self.on_sync(r),
             Response::Heartbeat { error } => self.on_heartbeat(error),
+            Response::OffsetCommit { .. } => self.on_commit(),
+            Response::OffsetFetch { .. } => self.on_fetch(),
             _ => Vec::new(),
         }
     }
@@ -406,30 +443,7 @@ impl Client {
 
     fn on_sync(&mut self, r: SyncGroupResponse) -> Vec<Effect> {
         match r.error {
-            ErrorCode::None => {
-                self.state = ClientState::Stable;
-                let revoked: Vec<TopicPartition> = self
-                    .owned
-                    .iter()
-                    .filter(|p| !r.assignment.contains(p))
-                    .cloned()
-                    .collect();
-                self.owned = r.assignment.clone();
-                let mut effects = vec![Effect::Event(ClientAction::Assigned {
-                    generation_id: self.wire_generation(),
-                    partitions: r.assignment,
-                })];
-                if self.cooperative() && !revoked.is_empty() {
-                    // Cooperative protocol: revoke what moved, then rejoin at once.
-                    self.state = ClientState::Joining;
-                    effects.push(Effect::Event(ClientAction::Rejoin {
-                        cause: RejoinCause::CooperativeRevoke,
-                        revoked,
-                    }));
-                    effects.push(Effect::Send(self.join_request()));
-                }
-                effects
-            }
+            ErrorCode::None => self.on_assignment(r.assignment),
             ErrorCode::UnknownMemberId => {
                 self.member_id = MemberId::default();
                 self.generation = None;
@@ -444,21 +458,32 @@ impl Client {
         }
     }
 
+    /// The heartbeat thread's view: it asks for a rejoin, which the
+    /// application performs at its next poll (AbstractCoordinator.HeartbeatThread).
     fn on_heartbeat(&mut self, error: ErrorCode) -> Vec<Effect> {
+        let cause = RejoinCause::Error {
+            api: Api::Heartbeat,
+            error,
+        };
         match error {
             ErrorCode::None => Vec::new(),
-            ErrorCode::RebalanceInProgress if self.state == ClientState::Stable => {
-                self.rejoin_after(Api::Heartbeat, error)
+            ErrorCode::RebalanceInProgress
+                if self.state == ClientState::Stable && self.pending_rejoin.is_none() =>
+            {
+                self.request_rejoin(cause, false)
             }
             ErrorCode::RebalanceInProgress => Vec::new(),
             ErrorCode::UnknownMemberId => {
+                // resetGenerationOnResponseError: the partitions are lost.
                 self.member_id = MemberId::default();
                 self.generation = None;
-                self.rejoin_after(Api::Heartbeat, error)
+                self.state = ClientState::Joining;
+                self.request_rejoin(cause, true)
             }
             ErrorCode::IllegalGeneration => {
                 self.generation = None;
-                self.rejoin_after(Api::Heartbeat, error)
+                self.state = ClientState::Joining;
+                self.request_rejoin(cause, true)
             }
             ErrorCode::FencedInstanceId => self.fatal(error, Api::Heartbeat),
             _ => Vec::new(),
@@ -473,9 +498,9 @@ impl Client {
                 self.state = ClientState::Joining;
                 vec![Effect::Send(self.join_request())]
             }
-            ClientTimer::Heartbeat
-                if matches!(self.state, ClientState::AwaitingSync | ClientState::Stable) =>
-            {
+            ClientTimer::Poll => self.on_poll(),
+            ClientTimer::PollTimeout if self.in_batch => self.on_poll_timeout(),
+            ClientTimer::Heartbeat if self.heartbeats() => {
                 vec![
                     Effect::Send(Request::Heartbeat(HeartbeatRequest {
                         member_id: self.member_id.clone(),
@@ -492,8 +517,8 @@ impl Client {
     /// The leader notices new partitions in its metadata and rejoins
     /// (ConsumerCoordinator: the assignment snapshot no longer matches).
     pub fn on_metadata_change(&mut self) -> Vec<Effect> {
-        if self.state == ClientState::Stable {
-            self.rejoin(RejoinCause::NewMetadata)
+        if self.state == ClientState::Stable && self.pending_rejoin.is_none() {
+            self.request_rejoin(RejoinCause::NewMetadata, false)
         } else {
             Vec::new()
         }

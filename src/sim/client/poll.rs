@@ -1,0 +1,248 @@
+//! The application's poll loop (scenario-format.md `processing_ms`; Kafka:
+//! `KafkaConsumer.poll`, `ConsumerCoordinator.onJoinPrepare`,
+//! `AbstractCoordinator.HeartbeatThread`).
+//!
+//! A Java consumer acts on group changes only inside `poll()`. Its heartbeat
+//! thread learns of a rebalance (REBALANCE_IN_PROGRESS) and asks for a
+//! rejoin; the application finishes the batch it is processing, and at its
+//! next poll commits its offsets, revokes its partitions (eager) and sends
+//! JoinGroup. After SyncGroup it fetches the committed offsets of partitions
+//! new to it (OffsetFetch) before consuming them. A batch that outlasts
+//! `max.poll.interval.ms` makes the heartbeat thread give up the membership:
+//! a dynamic member sends LeaveGroup, a static one only forgets its member id
+//! (`AbstractCoordinator.maybeLeaveGroup`); both rejoin at the next poll.
+//!
+//! With instant processing (the default) the consumer is always at a poll
+//! and acts at once.
+
+use super::{Client, ClientAction, ClientState, Effect, RejoinCause};
+use crate::coordinator::{
+    LeaveGroupRequest, MemberIdentity, OffsetCommitRequest, OffsetFetchRequest, Request,
+};
+use crate::ids::{MemberId, TopicPartition};
+
+/// How long the application works on each batch: uniform in
+/// `min_ms..=max_ms`, drawn per poll from the seeded RNG.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Processing {
+    pub min_ms: u64,
+    pub max_ms: u64,
+}
+
+impl Processing {
+    /// Every batch takes `ms`.
+    pub fn fixed(ms: u64) -> Self {
+        Processing {
+            min_ms: ms,
+            max_ms: ms,
+        }
+    }
+
+    /// No time at all: the consumer is always at a poll.
+    pub fn is_instant(self) -> bool {
+        self.max_ms == 0
+    }
+}
+
+/// A rejoin asked for between polls.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PendingRejoin {
+    pub cause: RejoinCause,
+    /// The partitions are lost (the membership is gone): no commit, no
+    /// revocation callback (`onPartitionsLost`).
+    pub lost: bool,
+}
+
+impl Client {
+    pub(super) fn reset_poll_loop(&mut self) {
+        self.in_batch = false;
+        self.pending_rejoin = None;
+        self.fetching.clear();
+        self.committing = false;
+    }
+
+    /// Whether the heartbeat thread beats now: from the JoinGroup response
+    /// until the next JoinGroup is sent (AbstractCoordinator: not while
+    /// UNJOINED or PREPARING_REBALANCE).
+    pub(super) fn heartbeats(&self) -> bool {
+        match self.state {
+            ClientState::AwaitingSync | ClientState::Stable => true,
+            ClientState::Joining => self.committing,
+            _ => false,
+        }
+    }
+
+    /// The heartbeat thread (or new metadata) asks for a rejoin: done now
+    /// if the application is at a poll, else after its current batch.
+    pub(super) fn request_rejoin(&mut self, cause: RejoinCause, lost: bool) -> Vec<Effect> {
+        self.pending_rejoin = Some(PendingRejoin {
+            cause: cause.clone(),
+            lost,
+        });
+        if self.in_batch {
+            vec![Effect::Event(ClientAction::AwaitPoll { cause })]
+        } else {
+            self.poll()
+        }
+    }
+
+    /// The batch is done: the application calls `poll()`.
+    pub(super) fn on_poll(&mut self) -> Vec<Effect> {
+        if !self.in_batch {
+            return Vec::new();
+        }
+        self.in_batch = false;
+        self.batches += 1;
+        self.poll()
+    }
+
+    /// Inside `poll()`: a pending rejoin first, else the next batch.
+    fn poll(&mut self) -> Vec<Effect> {
+        match self.pending_rejoin.take() {
+            Some(p) => self.prepare_join(p),
+            None => self.next_batch(),
+        }
+    }
+
+    /// Starts a batch if there is something to process and it takes time.
+    fn next_batch(&mut self) -> Vec<Effect> {
+        if self.in_batch
+            || self.owned.is_empty()
+            || self.config.processing.is_instant()
+            || !self.state.is_running()
+        {
+            return Vec::new();
+        }
+        self.in_batch = true;
+        vec![Effect::StartBatch]
+    }
+
+    /// `onJoinPrepare`: commit the offsets (unless the partitions are lost),
+    /// revoke every partition (eager; cooperative keeps them), then JoinGroup
+    /// once the commit is answered.
+    fn prepare_join(&mut self, p: PendingRejoin) -> Vec<Effect> {
+        let held = self.owned.clone();
+        let revoked = if self.cooperative() && !p.lost {
+            Vec::new()
+        } else {
+            std::mem::take(&mut self.owned)
+        };
+        self.state = ClientState::Joining;
+        let mut effects = vec![Effect::Event(ClientAction::Rejoin {
+            cause: p.cause,
+            revoked,
+        })];
+        effects.extend(self.commit_then_join(&held, p.lost));
+        effects
+    }
+
+    /// OffsetCommit for `held` (auto-commit in `onJoinPrepare`), JoinGroup
+    /// on its response; JoinGroup at once when there is nothing to commit.
+    pub(super) fn commit_then_join(&mut self, held: &[TopicPartition], lost: bool) -> Vec<Effect> {
+        if lost || held.is_empty() || self.generation.is_none() || self.member_id.is_empty() {
+            return vec![Effect::Send(self.join_request())];
+        }
+        self.committing = true;
+        let offset = i64::try_from(self.batches).unwrap_or(i64::MAX);
+        vec![Effect::Send(Request::OffsetCommit(OffsetCommitRequest {
+            member_id: self.member_id.clone(),
+            generation_id: self.wire_generation(),
+            group_instance_id: self.config.group_instance_id.clone(),
+            offsets: held.iter().map(|p| (p.clone(), offset)).collect(),
+            transactional: false,
+        }))]
+    }
+
+    /// The commit before a JoinGroup is answered (whatever its error, the
+    /// Java client goes on to join).
+    pub(super) fn on_commit(&mut self) -> Vec<Effect> {
+        if !self.committing {
+            return Vec::new();
+        }
+        self.committing = false;
+        vec![Effect::Send(self.join_request())]
+    }
+
+    /// SyncGroup gave this consumer `assignment`: it consumes what it kept
+    /// at once and fetches the committed offsets of what is new to it.
+    /// Cooperative: what moved away is revoked and the consumer rejoins
+    /// within the same poll (KIP-429's second rebalance).
+    pub(super) fn on_assignment(&mut self, assignment: Vec<TopicPartition>) -> Vec<Effect> {
+        self.state = ClientState::Stable;
+        let revoked: Vec<TopicPartition> = self
+            .owned
+            .iter()
+            .filter(|p| !assignment.contains(p))
+            .cloned()
+            .collect();
+        self.owned.retain(|p| assignment.contains(p));
+        let new: Vec<TopicPartition> = assignment
+            .iter()
+            .filter(|p| !self.owned.contains(p))
+            .cloned()
+            .collect();
+        let mut effects = vec![Effect::Event(ClientAction::Assigned {
+            generation_id: self.wire_generation(),
+            partitions: assignment,
+        })];
+        if !new.is_empty() {
+            self.fetching = new.clone();
+            effects.push(Effect::Send(Request::OffsetFetch(OffsetFetchRequest {
+                partitions: new,
+            })));
+        }
+        if self.cooperative() && !revoked.is_empty() {
+            self.state = ClientState::Joining;
+            effects.push(Effect::Event(ClientAction::Rejoin {
+                cause: RejoinCause::CooperativeRevoke,
+                revoked,
+            }));
+            let held = self.owned.clone();
+            effects.extend(self.commit_then_join(&held, false));
+        } else {
+            effects.extend(self.next_batch());
+        }
+        effects
+    }
+
+    /// The committed offsets arrived: the new partitions are consumed.
+    pub(super) fn on_fetch(&mut self) -> Vec<Effect> {
+        if self.fetching.is_empty() {
+            return Vec::new();
+        }
+        let fetched = std::mem::take(&mut self.fetching);
+        self.owned.extend(fetched);
+        self.owned.sort();
+        self.next_batch()
+    }
+
+    /// The batch outlasted `max.poll.interval.ms`: the heartbeat thread gives
+    /// the membership up. Dynamic members send LeaveGroup; static ones do
+    /// not (`maybeLeaveGroup`); both forget their member id and lose their
+    /// partitions, and rejoin at the next poll.
+    pub(super) fn on_poll_timeout(&mut self) -> Vec<Effect> {
+        let leave_group = !self.is_static() && !self.member_id.is_empty();
+        let mut effects = vec![Effect::Event(ClientAction::PollTimeout {
+            max_poll_interval_ms: self.config.rebalance_timeout_ms,
+            leave_group,
+        })];
+        if leave_group {
+            effects.push(Effect::Send(Request::LeaveGroup(LeaveGroupRequest {
+                members: vec![MemberIdentity {
+                    member_id: self.member_id.clone(),
+                    group_instance_id: None,
+                }],
+            })));
+        }
+        self.member_id = MemberId::default();
+        self.generation = None;
+        self.owned.clear();
+        self.fetching.clear();
+        self.state = ClientState::Joining;
+        self.pending_rejoin = Some(PendingRejoin {
+            cause: RejoinCause::PollExpired,
+            lost: true,
+        });
+        effects
+    }
+}

@@ -1,0 +1,54 @@
+//! The simulated network: each message takes `latency_ms` plus a seeded
+//! uniform 0..=`jitter_ms` (scenario-format.md `network`), and a
+//! connection delivers in the order it sent, as TCP does.
+
+use super::trace::Requester;
+use rand_chacha::ChaCha8Rng;
+use rand_core::RngCore;
+use std::collections::BTreeMap;
+
+/// One direction of one client's connection to the coordinator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Connection {
+    pub requester: Requester,
+    pub to_coordinator: bool,
+}
+
+/// Latency, jitter and each connection's last delivery.
+#[derive(Clone, Debug)]
+pub struct Network {
+    latency_ms: u64,
+    jitter_ms: u64,
+    last_arrival: BTreeMap<Connection, u64>,
+}
+
+impl Network {
+    pub fn new(latency_ms: u64, jitter_ms: u64) -> Self {
+        Network {
+            latency_ms,
+            jitter_ms,
+            last_arrival: BTreeMap::new(),
+        }
+    }
+
+    /// When a message sent at `now_ms` on `conn` arrives: never before an
+    /// earlier message of the same connection.
+    pub fn arrival(&mut self, rng: &mut ChaCha8Rng, conn: Connection, now_ms: u64) -> u64 {
+        let jitter = match self.jitter_ms {
+            0 => 0,
+            j => rng.next_u64() % (j + 1),
+        };
+        let last = self.last_arrival.entry(conn).or_insert(0);
+        let at = (now_ms + self.latency_ms + jitter).max(*last);
+        *last = at;
+        at
+    }
+}
+
+/// A uniform draw in `min..=max` from the seeded RNG.
+pub fn uniform(rng: &mut ChaCha8Rng, min: u64, max: u64) -> u64 {
+    if max <= min {
+        return min;
+    }
+    min + rng.next_u64() % (max - min + 1)
+}
