@@ -160,3 +160,43 @@ fn help_lists_the_subcommands_and_exits_zero() {
     }
     assert_eq!(cli(&["--version"]).status.code(), Some(0));
 }
+
+#[test]
+fn sweep_prints_static_and_dynamic_costs_per_restart_duration_and_where_they_cross() {
+    let file = repo("static/scenarios/slow-restart-static.json");
+    let out = cli(&[
+        "sweep",
+        &file,
+        "--restart-ms",
+        "1000..60000",
+        "--steps",
+        "3",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<&str> = text
+        .lines()
+        .filter(|l| {
+            l.starts_with("| 1000 ") || l.starts_with("| 30500 ") || l.starts_with("| 60000 ")
+        })
+        .collect();
+    assert_eq!(rows.len(), 3, "{text}");
+    assert!(rows[0].ends_with("| static |"), "{}", rows[0]);
+    assert!(rows[2].ends_with("| dynamic |"), "{}", rows[2]);
+    assert!(
+        text.contains("Break-even: the cheaper mode changes at a restart of 30500 ms."),
+        "{text}"
+    );
+}
+
+#[test]
+fn sweep_refuses_a_reversed_range_and_a_protocol_scenario() {
+    let file = repo("static/scenarios/slow-restart-static.json");
+    let out = cli(&["sweep", &file, "--restart-ms", "5000..1000"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("FROM (5000) is above TO (1000)"));
+    let protocol = repo("tests/conformance/T08-static-follower-restart-keeps-assignment.json");
+    let out = cli(&["sweep", &protocol]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("simulation scenario"));
+}

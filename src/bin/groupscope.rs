@@ -3,6 +3,8 @@
 //! ```text
 //! groupscope run FILE [--seed N]   # the trace as NDJSON on stdout
 //! groupscope check FILE...         # checks each file's expectations
+//! groupscope summary FILE...       # a table of simulation summaries
+//! groupscope sweep FILE [--restart-ms FROM..TO] [--steps N]   # static vs dynamic over restart durations
 //! ```
 //! Exit codes: 0 ok, 1 an expectation failed, 2 bad input.
 
@@ -56,6 +58,36 @@ mod cli {
             #[arg(value_name = "FILE", required = true)]
             files: Vec<String>,
         },
+        /// Re-runs a simulation scenario over a range of restart durations,
+        /// all consumers static and all dynamic, and prints where each wins.
+        Sweep {
+            /// The simulation scenario file (JSON).
+            #[arg(value_name = "FILE")]
+            file: String,
+            /// Restart durations to sweep, in ms: FROM..TO.
+            #[arg(long, value_name = "FROM..TO", default_value = "1000..120000", value_parser = parse_range)]
+            restart_ms: (u64, u64),
+            /// How many durations to run, evenly spread (both ends included).
+            #[arg(long, value_name = "N", default_value_t = 24, value_parser = clap::value_parser!(u16).range(1..=500))]
+            steps: u16,
+        },
+    }
+
+    /// `FROM..TO` with FROM <= TO, both whole ms.
+    fn parse_range(text: &str) -> Result<(u64, u64), String> {
+        let (from, to) = text
+            .split_once("..")
+            .ok_or_else(|| format!("expected FROM..TO in ms, e.g. 1000..120000, got {text:?}"))?;
+        let number = |s: &str| {
+            s.trim()
+                .parse::<u64>()
+                .map_err(|_| format!("{s:?} is not a whole number of ms"))
+        };
+        let (from, to) = (number(from)?, number(to)?);
+        if from > to {
+            return Err(format!("FROM ({from}) is above TO ({to})"));
+        }
+        Ok((from, to))
     }
 
     pub fn main() -> i32 {
@@ -71,6 +103,11 @@ mod cli {
             Command::Run { file, seed } => run(&file, seed),
             Command::Check { files } => check_files(&files),
             Command::Summary { files } => summary_table(&files),
+            Command::Sweep {
+                file,
+                restart_ms,
+                steps,
+            } => sweep_table(&file, restart_ms, usize::from(steps)),
         }
     }
 
@@ -100,6 +137,46 @@ mod cli {
                 2
             }
         }
+    }
+
+    /// The break-even sweep as a Markdown table, then where the winner changes.
+    fn sweep_table(path: &str, (from, to): (u64, u64), steps: usize) -> i32 {
+        use groupscope::scenario::sweep::{break_even, crossing, restart_points};
+        let scenario = match load(path) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("groupscope: {e}");
+                return 2;
+            }
+        };
+        let points = match break_even(&scenario, &restart_points(from..=to, steps)) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("groupscope: {path}: {e}");
+                return 2;
+            }
+        };
+        say("| restart ms | static: unavailable ms | static: rebalances | dynamic: unavailable ms | dynamic: rebalances | dynamic: moves | cheaper |");
+        say("|---:|---:|---:|---:|---:|---:|---|");
+        for p in &points {
+            let (s, d) = (p.static_members, p.dynamic_members);
+            say(&format!(
+                "| {} | {} | {} | {} | {} | {} | {} |",
+                p.restart_ms,
+                s.unavailable_after_startup_ms,
+                s.rebalances,
+                d.unavailable_after_startup_ms,
+                d.rebalances,
+                d.partition_moves,
+                if p.static_wins() { "static" } else { "dynamic" }
+            ));
+        }
+        say("");
+        say(&match crossing(&points) {
+            Some(ms) => format!("Break-even: the cheaper mode changes at a restart of {ms} ms."),
+            None => "No break-even in this range: one mode is cheaper throughout.".to_string(),
+        });
+        0
     }
 
     /// A Markdown table of each simulation scenario's summary line.

@@ -7,6 +7,7 @@ pub mod model;
 pub mod presets;
 pub mod protocol;
 pub mod simulation;
+pub mod sweep;
 pub mod trace;
 
 pub use model::ScenarioFile;
