@@ -488,3 +488,111 @@ fn a_sweep_of_twenty_thousand_random_action_scripts_breaks_no_invariant_and_sett
 ) {
     sweep(long_sweep_seeds());
 }
+
+/// Spec T40 with the leader's range assignor running: A, B and C are static
+/// on topic t (9 partitions); `actions` is the rest of the script.
+fn t40_world(actions: Vec<Value>) -> groupscope::sim::World {
+    let mut all = vec![
+        json!({"at_ms": 0, "start": "A"}),
+        json!({"at_ms": 0, "start": "B"}),
+        json!({"at_ms": 0, "start": "C"}),
+    ];
+    all.extend(actions);
+    let file = parse(json!({
+        "name": "T40", "seed": 40, "config": {"session_timeout_ms": 10000},
+        "topics": [{"name": "t", "partitions": 9}],
+        "consumers": [{"name": "A", "group_instance_id": "A"}, {"name": "B", "group_instance_id": "B"},
+                      {"name": "C", "group_instance_id": "C"}],
+        "network": {"latency_ms": 5}, "actions": all
+    }));
+    world_of(&file, 40).unwrap()
+}
+
+/// The stored assignment per instance id, as `A:0-2` style partition lists.
+fn assignment_by_instance(world: &groupscope::sim::World) -> Vec<(String, Vec<u32>)> {
+    let g = world.coordinator().group().expect("a group");
+    let mut out: Vec<(String, Vec<u32>)> = g
+        .members
+        .iter()
+        .map(|m| {
+            let iid = m.group_instance_id.as_ref().unwrap().0.clone();
+            (iid, m.assignment.iter().map(|p| p.partition).collect())
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn run_to(world: &mut groupscope::sim::World, t_ms: u64) {
+    world.run_until(t_ms, u64::MAX);
+}
+
+fn split(a: &[u32], b: &[u32], c: &[u32]) -> Vec<(String, Vec<u32>)> {
+    vec![
+        ("A".into(), a.to_vec()),
+        ("B".into(), b.to_vec()),
+        ("C".into(), c.to_vec()),
+    ]
+}
+
+#[test]
+fn t40_the_range_assignor_gives_a_restarted_static_member_its_partitions_back_in_the_next_generation(
+) {
+    let mut world = t40_world(vec![
+        json!({"at_ms": 20000, "restart": "A", "down_ms": 2000}),
+        json!({"at_ms": 40000, "force_rebalance": {}}),
+        json!({"at_ms": 60000, "end": {}}),
+    ]);
+    run_to(&mut world, 19_000);
+    assert_eq!(world.generation(), 1);
+    assert_eq!(
+        assignment_by_instance(&world),
+        split(&[0, 1, 2], &[3, 4, 5], &[6, 7, 8])
+    );
+    run_to(&mut world, 30_000);
+    assert_eq!(
+        world.generation(),
+        1,
+        "the restart within the session costs no rebalance"
+    );
+    run_to(&mut world, 60_000);
+    assert_eq!(
+        world.generation(),
+        2,
+        "the forced rebalance ran the assignor again"
+    );
+    assert_eq!(
+        assignment_by_instance(&world),
+        split(&[0, 1, 2], &[3, 4, 5], &[6, 7, 8]),
+        "the range assignor sorts by instance id, so A keeps t-0..2 under its new member id"
+    );
+}
+
+#[test]
+fn t40_contrast_a_restart_past_the_session_splits_the_partitions_between_the_others_then_back() {
+    let mut world = t40_world(vec![
+        json!({"at_ms": 20000, "restart": "A", "down_ms": 25000}),
+        json!({"at_ms": 70000, "end": {}}),
+    ]);
+    run_to(&mut world, 40_000);
+    assert_eq!(
+        world.generation(),
+        2,
+        "A's session expired: a rebalance to {{B, C}}"
+    );
+    let two_way: Vec<(String, Vec<u32>)> = vec![
+        ("B".into(), vec![0, 1, 2, 3, 4]),
+        ("C".into(), vec![5, 6, 7, 8]),
+    ];
+    assert_eq!(assignment_by_instance(&world), two_way);
+    run_to(&mut world, 70_000);
+    assert_eq!(
+        world.generation(),
+        3,
+        "A returns as a new member: another rebalance"
+    );
+    assert_eq!(
+        assignment_by_instance(&world),
+        split(&[0, 1, 2], &[3, 4, 5], &[6, 7, 8])
+    );
+}
