@@ -110,15 +110,41 @@ fn bad_input_exits_two_with_the_json_path_of_the_offending_field() {
 }
 
 #[test]
-fn simulation_runs_end_with_a_summary_line_and_the_seed_flag_changes_member_ids_only() {
+fn the_seed_flag_replays_a_run_byte_for_byte_and_another_seed_draws_other_ids_and_timings_not_other_rules(
+) {
     let path = repo("static/scenarios/kip345-restart.json");
-    let a = String::from_utf8(cli(&["run", &path]).stdout).unwrap();
-    let b = String::from_utf8(cli(&["run", &path, "--seed", "9"]).stdout).unwrap();
-    let last: serde_json::Value = serde_json::from_str(a.lines().last().unwrap()).unwrap();
-    assert_eq!(last["type"], "summary");
-    assert_eq!(last["rebalances"], 1);
+    let run = |args: &[&str]| String::from_utf8(cli(args).stdout).unwrap();
+    let a = run(&["run", &path]);
+    let file_seed: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let same = run(&["run", &path, "--seed", &file_seed["seed"].to_string()]);
+    assert_eq!(a, same, "--seed with the file's own seed is the same run");
+    assert_eq!(a, run(&["run", &path]), "a run is deterministic");
+    let b = run(&["run", &path, "--seed", "9"]);
     assert_ne!(a, b);
-    assert_eq!(a.lines().count(), b.lines().count());
+    let summary =
+        |t: &str| -> serde_json::Value { serde_json::from_str(t.lines().last().unwrap()).unwrap() };
+    let (sa, sb) = (summary(&a), summary(&b));
+    assert_eq!(sa["type"], "summary");
+    for rule_bound in ["rebalances", "generation_id", "partition_moves", "fenced"] {
+        assert_eq!(
+            sa[rule_bound], sb[rule_bound],
+            "{rule_bound} follows from the rules alone"
+        );
+    }
+    let ids = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .filter(|v| v["type"] == "response" && v["api"] == "JoinGroup" && v["error"] == "NONE")
+            .map(|v| v["member_id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let (ia, ib) = (ids(&a), ids(&b));
+    assert!(!ia.is_empty());
+    assert!(
+        ia.iter().all(|id| !ib.contains(id)),
+        "other member ids: {ia:?} vs {ib:?}"
+    );
 }
 
 #[test]
