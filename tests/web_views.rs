@@ -409,12 +409,24 @@ async fn a_message_on_the_wire_is_drawn_in_flight() {
 #[wasm_bindgen_test]
 async fn the_metrics_count_one_rebalance_and_list_every_consumer() {
     let (_, snap) = stable_group();
+    let snap_metrics = snap.metrics.clone();
     let root = mount::<MetricsPanel>(groupscope::ui::MetricsPanelProps {
         snap: Rc::new(snap),
     })
     .await;
 
     let value = |metric: &str| text(&one(&root, &format!("[data-metric={metric}] .mx-value")));
+    // The headline: unavailability after start-up, in text and in data-ms.
+    let headline = one(&root, "[data-testid=unavailable-after-startup]");
+    let m = &snap_metrics;
+    let after = m.partition_unavailable_ms - m.startup_unavailable_ms;
+    assert_eq!(attr(&headline, "data-ms"), after.to_string());
+    assert!(text(&headline).contains("after start-up"));
+    assert_eq!(
+        all(&root, "tfoot tr").len(),
+        1,
+        "the no-owner row closes the table"
+    );
     assert_eq!(value("rebalances"), "1");
     assert_eq!(value("partitions-moved"), "0");
     assert_eq!(value("fenced"), "0");

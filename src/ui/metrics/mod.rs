@@ -1,10 +1,14 @@
 //! The metrics panel: what the rebalances have cost so far.
 //!
-//! Four totals (rebalances, partitions moved, partition-unavailable time,
-//! fenced consumers) and a table per consumer (partitions gained, lost, and
-//! the time its partitions sat unconsumed). Static membership trades
-//! rebalances and moves for unavailable time while a member restarts; this
-//! panel puts both sides of that trade next to each other.
+//! The headline is the partition-unavailable time **after start-up**: what
+//! restarts and failures cost, the figure that compares static and dynamic
+//! membership (forming the group costs the same in both, so it is shown
+//! apart). Then the totals (rebalances, partitions moved, the whole-group
+//! stop time, fenced consumers) and a table per consumer (partitions gained,
+//! lost, and the time its partitions sat unconsumed) whose rows, with the
+//! "no owner" row, add up to the total. Static membership trades rebalances
+//! and moves for unavailable time while a member restarts; this panel puts
+//! both sides of that trade next to each other.
 //!
 //! The header's `rebalance-count` and `partition-moves` read-outs belong to
 //! the app shell; this panel uses its own `data-metric` names.
@@ -65,15 +69,27 @@ pub fn MetricsPanel(props: &MetricsPanelProps) -> Html {
         html! { <dd class="mx-hint">{ format!("stopped by FENCED_INSTANCE_ID: {}", m.fenced.join(", ")) }</dd> }
     };
     let rows = consumer_rows(&props.snap);
+    let after_ms = m.partition_unavailable_ms - m.startup_unavailable_ms;
     html! {
         <div class="mx" data-testid="metrics">
             <dl class="mx-tiles">
+                <div class="mx-tile mx-headline" data-metric="unavailable-after-startup"
+                     data-testid="unavailable-after-startup" data-ms={after_ms.to_string()}>
+                    <dt>{ "Unavailable after start-up" }</dt>
+                    <dd class="mx-value num">{ format_seconds(after_ms) }</dd>
+                    <dd class="mx-hint">{ "partition time lost to restarts and failures, summed over partitions" }</dd>
+                </div>
+                { tile("startup", "Start-up", format_seconds(m.startup_unavailable_ms),
+                       if m.started_up { "forming the group: the same for static and dynamic" }
+                       else { "forming the group: not every partition is consumed yet" }) }
+                { tile("all-stopped", "Whole group stopped", format_seconds(m.all_stopped_ms),
+                       "after start-up, time no partition was consumed (eager stop-the-world)") }
                 { tile("rebalances", "Rebalances", m.rebalances.to_string(),
                        "times the group entered PreparingRebalance") }
                 { tile("partitions-moved", "Partitions moved", m.partition_moves.to_string(),
                        "changed consumer between generations") }
                 { tile("unavailable", "Partition-unavailable time", format_seconds(m.partition_unavailable_ms),
-                       "summed over partitions nobody consumed") }
+                       "in all: start-up plus after") }
                 <div class="mx-tile" data-metric="fenced">
                     <dt>{ "Fenced consumers" }</dt>
                     <dd class="mx-value num">{ m.fenced.len() }</dd>
@@ -96,6 +112,14 @@ pub fn MetricsPanel(props: &MetricsPanelProps) -> Html {
                             <ConsumerRow key={name.clone()} name={AttrValue::from(name.clone())} {index} {metrics} />
                         }) }
                     </tbody>
+                    <tfoot>
+                        <tr data-consumer="" title="partitions no stored assignment gave to anyone">
+                            <th scope="row">{ "no owner" }</th>
+                            <td></td>
+                            <td></td>
+                            <td class="num">{ format_seconds(m.unassigned_unavailable_ms) }</td>
+                        </tr>
+                    </tfoot>
                 </table>
             }
         </div>
