@@ -4,7 +4,7 @@
 //! them gets `FENCED_INSTANCE_ID`), and below it the pending dynamic members
 //! of KIP-394 (told `MEMBER_ID_REQUIRED`, not members yet).
 
-use super::consumers::consumer_class;
+use super::consumers::consumer_classes;
 use super::format::short_member_id;
 use crate::sim::snapshot::InstanceRow;
 use crate::sim::Snapshot;
@@ -61,7 +61,7 @@ fn instance_row(snap: &Snapshot, row: &InstanceRow) -> Html {
         .consumer
         .as_ref()
         .and_then(|n| snap.consumers.iter().find(|c| c.name == *n))
-        .map(|c| consumer_class(c.index))
+        .map(|c| consumer_classes(c.index))
         .unwrap_or_default();
     html! {
         <tr key={row.instance_id.clone()} class={classes!("instance-row", colour, removed.then_some("removed"))}

@@ -4,7 +4,7 @@
 //! timers as bars ([`super::timers`]). The card's buttons act on that
 //! consumer; static cards carry a checkbox for the admin batch removal.
 
-use super::consumer_class;
+use super::consumer_classes;
 use super::timers::Timers;
 use crate::sim::client::ClientState;
 use crate::sim::snapshot::ConsumerView;
@@ -29,7 +29,7 @@ pub fn ConsumerCard(props: &ConsumerCardProps) -> Html {
     let c = &props.view;
     let is_static = c.instance_id.is_some();
     html! {
-        <article class={classes!("member", consumer_class(c.index),
+        <article class={classes!("member", consumer_classes(c.index),
                                  if is_static { "member-static" } else { "member-dynamic" },
                                  format!("client-{}", c.state.name()),
                                  props.selected.then_some("member-selected"))}

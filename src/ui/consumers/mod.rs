@@ -9,18 +9,19 @@ mod timers;
 
 use super::state::UserAction;
 use crate::sim::{Action, Snapshot};
+use crate::ui::marks;
 use card::ConsumerCard;
 use group_controls::GroupControls;
 use std::collections::BTreeSet;
 use std::rc::Rc;
 use yew::prelude::*;
 
-/// The colour class of consumer `index` (Okabe–Ito, by index; past eight
-/// the colours repeat with a hatch, class `consumer-hatch`).
-pub fn consumer_class(index: usize) -> Classes {
+/// The colour classes of consumer `index`: its colour ([`marks::consumer_class`])
+/// and, past the eighth consumer, the hatch that tells repeats apart.
+pub fn consumer_classes(index: usize) -> Classes {
     classes!(
-        format!("consumer-c{}", index % 8),
-        (index >= 8).then_some("consumer-hatch")
+        marks::consumer_class(index),
+        marks::colour_repeats(index).then_some("consumer-hatch")
     )
 }
 
