@@ -8,6 +8,8 @@ pub mod presets;
 pub mod protocol;
 pub mod simulation;
 pub mod sweep;
+#[cfg(test)]
+pub(crate) mod testgen;
 pub mod trace;
 
 pub use model::ScenarioFile;
@@ -141,6 +143,13 @@ pub fn run(file: &ScenarioFile, seed: Option<u64>) -> Result<Vec<Value>, Scenari
         Some(steps) => protocol::run(file, steps, seed),
         None => simulation::run(file, seed),
     }
+}
+
+/// A scenario as pretty JSON that [`parse`] reads back to an equal
+/// [`ScenarioFile`]: what `Export scenario` downloads and `Import scenario`
+/// reads. Absent optionals and defaults are left out.
+pub fn to_json(file: &ScenarioFile) -> String {
+    serde_json::to_string_pretty(file).expect("a scenario always serialises")
 }
 
 /// Renders a trace as NDJSON.

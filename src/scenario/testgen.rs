@@ -1,0 +1,249 @@
+//! Random simulation scenarios for property tests (tests only): a tiny
+//! xorshift64* generator, so every platform draws the same scenarios and a
+//! failure names the seed that found it. Every scenario it builds
+//! validates; it touches every optional field of the format sometimes.
+
+use super::model::{
+    ActionStep, ClientSpec, ConfigSpec, ConsumerSpec, Empty, NetworkSpec, PartitionsSpec,
+    ProcessingRange, ProcessingSpec, ScenarioFile, TopicSpec,
+};
+use crate::assignor::{AssignorKind, MemberOrdering};
+use serde_json::json;
+use std::collections::BTreeMap;
+
+/// xorshift64*: tiny, fast and the same on every platform.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A number in `lo..=hi`.
+    pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
+        lo + self.next() % (hi - lo + 1)
+    }
+
+    pub fn chance(&mut self, one_in: u64) -> bool {
+        self.next() % one_in == 0
+    }
+
+    fn maybe<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> Option<T> {
+        if self.chance(2) {
+            Some(f(self))
+        } else {
+            None
+        }
+    }
+}
+
+/// A valid simulation scenario drawn from `seed`.
+pub fn simulation(seed: u64) -> ScenarioFile {
+    let mut r = Rng::new(seed);
+    let topics: Vec<TopicSpec> = (0..r.range(1, 3))
+        .map(|i| TopicSpec {
+            name: format!("t{i}"),
+            partitions: r.range(1, 12) as u32,
+        })
+        .collect();
+    let consumers: Vec<ConsumerSpec> = (0..r.range(1, 5))
+        .map(|i| consumer(&mut r, i, &topics))
+        .collect();
+    let actions = actions(&mut r, &consumers, &topics);
+    ScenarioFile {
+        name: if r.chance(4) {
+            String::new()
+        } else {
+            format!("random {seed}")
+        },
+        description: r.maybe(|_| "a \"quoted\" story; with # and\nnewlines".to_string()),
+        seed: if r.chance(3) { 0 } else { r.next() },
+        config: config(&mut r),
+        topics,
+        requests: None,
+        consumers: Some(consumers),
+        network: r.maybe(|r| NetworkSpec {
+            latency_ms: r.range(0, 50),
+            jitter_ms: r.range(0, 10),
+        }),
+        actions: Some(actions),
+        expect_summary: r.maybe(|r| {
+            BTreeMap::from([
+                ("rebalances".to_string(), json!({ "min": r.range(0, 3) })),
+                ("fenced".to_string(), json!([])),
+            ])
+        }),
+        client: r.maybe(|r| ClientSpec {
+            range_ordering: r.maybe(|r| {
+                if r.chance(2) {
+                    MemberOrdering::default()
+                } else {
+                    MemberOrdering::MemberIdOnly
+                }
+            }),
+        }),
+    }
+}
+
+fn config(r: &mut Rng) -> ConfigSpec {
+    let mut c = ConfigSpec::default();
+    if r.chance(2) {
+        c.group_id = format!("g{}", r.range(0, 99));
+        c.initial_rebalance_delay_ms = r.range(0, 5000);
+        c.session_timeout_ms = r.range(6000, 60000);
+        c.max_size = r.maybe(|r| r.range(1, 10) as usize);
+    }
+    c
+}
+
+fn consumer(r: &mut Rng, i: u64, topics: &[TopicSpec]) -> ConsumerSpec {
+    let name = format!("C{i}");
+    let is_static = r.chance(2);
+    ConsumerSpec {
+        group_instance_id: is_static.then(|| format!("i{i}")),
+        session_timeout_ms: r.maybe(|r| r.range(6000, 60000)),
+        heartbeat_interval_ms: r.maybe(|r| r.range(500, 5000)),
+        rebalance_timeout_ms: r.maybe(|r| r.range(10000, 300000)),
+        assignors: r.maybe(|r| {
+            let k = r.range(1, 3) as usize;
+            AssignorKind::ALL[..k].to_vec()
+        }),
+        topics: r.maybe(|_| vec![topics[0].name.clone()]),
+        leave_group_on_close: r.maybe(|r| r.chance(2)),
+        threads: r.maybe(|r| r.range(1, 3) as u32),
+        version: r.maybe(|r| r.range(if is_static { 5 } else { 0 }, 9) as i16),
+        client_id: r.maybe(|_| format!("client-{i}")),
+        processing_ms: r.maybe(|r| {
+            if r.chance(2) {
+                ProcessingSpec::Fixed(r.range(0, 500))
+            } else {
+                let min = r.range(0, 500);
+                ProcessingSpec::Range(ProcessingRange {
+                    min,
+                    max: min + r.range(0, 500),
+                })
+            }
+        }),
+        name,
+    }
+}
+
+fn actions(r: &mut Rng, consumers: &[ConsumerSpec], topics: &[TopicSpec]) -> Vec<ActionStep> {
+    let mut at_ms = 0;
+    let mut out: Vec<ActionStep> = consumers
+        .iter()
+        .map(|c| step(0, |a| a.start = Some(c.name.clone())))
+        .collect();
+    for _ in 0..r.range(0, 8) {
+        at_ms += r.range(0, 30_000);
+        let who = consumers[r.range(0, consumers.len() as u64 - 1) as usize]
+            .name
+            .clone();
+        let mut a = step(at_ms, |_| {});
+        match r.range(0, 7) {
+            0 => a.start = Some(who),
+            1 => {
+                a.restart = Some(who);
+                a.down_ms = r.maybe(|r| r.range(0, 60_000));
+            }
+            2 => a.crash = Some(who),
+            3 => a.close = Some(who),
+            4 => a.admin_remove = Some(vec![who]),
+            5 => {
+                let t = &topics[0];
+                a.add_partitions = Some(PartitionsSpec {
+                    topic: t.name.clone(),
+                    partitions: t.partitions + r.range(0, 4) as u32,
+                });
+            }
+            _ => a.force_rebalance = Some(Empty {}),
+        }
+        a.id = r.maybe(|r| format!("a{}", r.range(0, 999)));
+        out.push(a);
+    }
+    if r.chance(2) {
+        out.push(step(at_ms + r.range(1, 60_000), |a| a.end = Some(Empty {})));
+    }
+    out
+}
+
+fn step(at_ms: u64, f: impl FnOnce(&mut ActionStep)) -> ActionStep {
+    let mut a = ActionStep {
+        at_ms,
+        id: None,
+        start: None,
+        restart: None,
+        down_ms: None,
+        crash: None,
+        close: None,
+        admin_remove: None,
+        add_partitions: None,
+        force_rebalance: None,
+        end: None,
+        expect_group: None,
+    };
+    f(&mut a);
+    a
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::scenario::{parse, presets, to_json};
+
+    #[test]
+    fn every_preset_survives_parse_to_json_parse_unchanged() {
+        for (id, text) in presets::PRESETS {
+            let file = parse(text).unwrap();
+            let json = to_json(&file);
+            let again = parse(&json).unwrap_or_else(|e| panic!("{id}: {e}\n{json}"));
+            assert_eq!(again, file, "{id}");
+            assert_eq!(to_json(&again), json, "{id}: the output is stable");
+        }
+    }
+
+    #[test]
+    fn every_conformance_file_survives_parse_to_json_parse_unchanged() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/conformance");
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "json") {
+                continue;
+            }
+            let file = parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            let again = parse(&to_json(&file));
+            assert_eq!(again.as_ref(), Ok(&file), "{}", path.display());
+        }
+    }
+
+    #[test]
+    fn random_simulation_scenarios_survive_to_json_and_parse_unchanged() {
+        for seed in 0..400 {
+            let file = super::simulation(seed);
+            let json = to_json(&file);
+            let again = parse(&json).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{json}"));
+            assert_eq!(again, file, "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn to_json_leaves_out_absent_optionals_and_defaults() {
+        let file = parse(
+            r#"{"topics":[{"name":"t","partitions":3}],"consumers":[{"name":"A"}],
+                "actions":[{"at_ms":0,"start":"A"}]}"#,
+        )
+        .unwrap();
+        let value: serde_json::Value = serde_json::from_str(&to_json(&file)).unwrap();
+        assert_eq!(
+            value,
+            serde_json::json!({"topics":[{"name":"t","partitions":3}],"consumers":[{"name":"A"}],
+                "actions":[{"at_ms":0,"start":"A"}]})
+        );
+    }
+}
