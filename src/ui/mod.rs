@@ -12,6 +12,7 @@ pub mod marks;
 pub mod partitions_form;
 pub mod settings_form;
 pub mod state;
+pub mod story;
 pub mod user_action;
 
 #[cfg(target_arch = "wasm32")]

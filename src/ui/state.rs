@@ -19,6 +19,7 @@ pub use super::settings_form::{FieldError, JoinVersion, Settings, SettingsForm};
 pub use super::user_action::{UserAction, RESTART_DOWN_MS, RUN_AFTER_USER_ACTION_MS};
 
 use super::settings_form::{settings_of, validate_settings};
+use super::story;
 use super::user_action::{apply_user, validate_user};
 use crate::coordinator::GroupState;
 use crate::scenario::simulation::world_of;
@@ -249,17 +250,23 @@ impl AppState {
         }
     }
 
+    /// Runs until the next change a learner should see: the group's state
+    /// or generation, or a step whose typed log entries [`story::visible`]
+    /// names (membership, a consumer starting, stopping or getting its
+    /// partitions). Bounded by [`NEXT_STATE_MAX_STEPS`].
     fn next_state(&mut self) {
-        let start = (self.world.state(), self.world.generation());
         for _ in 0..NEXT_STATE_MAX_STEPS {
+            let before = (self.world.state(), self.world.generation());
+            let from = self.world.log().len();
             if !self.step_once() {
                 break;
             }
-            if (self.world.state(), self.world.generation()) != start {
+            let changed = (self.world.state(), self.world.generation()) != before;
+            if changed || self.world.log_since(from).iter().any(story::visible) {
                 return;
             }
         }
-        self.notice = Some("No state change ahead: the group stays as it is until you act.".into());
+        self.notice = Some("No change ahead: the group stays as it is until you act.".into());
     }
 
     fn tick(&mut self, real_ms: u64) {

@@ -20,7 +20,7 @@ async function virtualMs(page: Page): Promise<number> {
  * still on their way, and the next state change may be far ahead.
  */
 async function nextStateUntilStable(page: Page, extra: () => Promise<boolean> = async () => true) {
-  for (let i = 0; i < 60; i++) {
+  for (let i = 0; i < 200; i++) {
     const stable = (await page.getByTestId("group-state").textContent()) === "Stable";
     if (stable && (await extra())) return;
     await button(page, stable ? "Step" : "Next state").click();
@@ -301,7 +301,10 @@ test("?embed=1 keeps only the diagram, the map, the grid and time; an undecodabl
   await expect(page.getByTestId("member")).toHaveCount(0);
   await expect(page.getByTestId("event-log")).toHaveCount(0);
   await expect(page.getByRole("combobox", { name: "Scenario" })).toHaveCount(0);
-  await button(page, "Next state").click();
+  // Next state stops at each consumer's start, then at the rebalance.
+  for (let i = 0; i < 10 && (await page.getByTestId("group-state").textContent()) === "Empty"; i++) {
+    await button(page, "Next state").click();
+  }
   await expect(page.getByTestId("group-state")).toHaveText("PreparingRebalance");
   await page.setViewportSize({ width: 800, height: 600 });
   await page.screenshot({ path: `${SHOTS}/embed-iframe-800x600.png` });

@@ -62,7 +62,7 @@ test("step time with 50 consumers and 500 partitions (measured, printed)", async
   // The first 100 events: 50 consumers start, join, and the rebalance runs.
   const joining = await measure(100);
   // Next state to a Stable group of 50, then 100 events of heartbeats and syncs.
-  for (let i = 0; i < 6 && (await page.getByTestId("group-state").textContent()) !== "Stable"; i++) {
+  for (let i = 0; i < 400 && (await page.getByTestId("group-state").textContent()) !== "Stable"; i++) {
     await page.getByRole("button", { name: "Next state", exact: true }).click();
   }
   const cdp = await page.context().newCDPSession(page);

@@ -44,15 +44,21 @@ fn step_runs_exactly_one_event_and_step_back_returns_to_the_same_world() {
 }
 
 #[test]
-fn next_state_stops_at_the_first_state_or_generation_change() {
-    let s = app()
-        .reduce(Msg::Step)
-        .reduce(Msg::Step)
-        .reduce(Msg::Step)
-        .reduce(Msg::Step);
-    let before = (s.world.state(), s.world.generation());
+fn next_state_stops_at_the_first_visible_change() {
+    let s = run(app(), std::iter::repeat_n(Msg::Step, 4));
+    let (steps, from) = (s.world.steps(), s.world.log().len());
     let s = s.reduce(Msg::NextState);
-    assert_ne!((s.world.state(), s.world.generation()), before);
+    assert!(s.world.steps() > steps);
+    assert!(s.world.log_since(from).iter().any(story::visible));
+    let mut s = s;
+    while s.world.generation() < 1 {
+        s = s.reduce(Msg::NextState);
+    }
+    assert_eq!(
+        s.world.state(),
+        GroupState::CompletingRebalance,
+        "it stops at the new generation"
+    );
     assert!(s.last_transition.is_some());
 }
 
@@ -196,7 +202,12 @@ fn an_action_after_the_scripted_end_runs_on_and_replays_the_same() {
     let generation = s.world.generation();
     s = s.reduce(Msg::User(UserAction::AddConsumer { is_static: false }));
     assert!(!s.world.has_ended());
-    s = run(s, std::iter::repeat_n(Msg::NextState, 3));
+    for _ in 0..20 {
+        if s.world.generation() > generation && s.world.state() == GroupState::Stable {
+            break;
+        }
+        s = s.reduce(Msg::NextState);
+    }
     assert_eq!(s.world.state(), GroupState::Stable);
     assert_eq!(
         s.world.generation(),
@@ -396,4 +407,93 @@ fn a_form_on_a_topic_that_is_gone_starts_over_from_the_first_topic() {
         s.partitions_draft,
         PartitionsForm::for_first_topic(s.world.topics())
     );
+}
+
+/// The virtual times `Next state` stops at, from t = 0 to the end.
+fn next_state_stops(preset: &str) -> Vec<u64> {
+    let mut s = AppState::new(Some(preset));
+    let mut stops = Vec::new();
+    for _ in 0..500 {
+        s = s.reduce(Msg::NextState);
+        if s.world.has_ended() {
+            break;
+        }
+        stops.push(s.world.now_ms());
+    }
+    stops
+}
+
+#[test]
+fn next_state_in_kip345_restart_stops_at_a_s_restart_and_at_its_return() {
+    let mut s = app();
+    let mut later = Vec::new();
+    for _ in 0..100 {
+        s = s.reduce(Msg::NextState);
+        if s.world.has_ended() {
+            break;
+        }
+        if s.world.now_ms() >= 10_000 {
+            later.push((s.world.now_ms(), s.world.clients()[0].state));
+        }
+    }
+    use crate::sim::ClientState::{Down, Joining, Stable};
+    assert_eq!(later[..2], [(20_000, Down), (28_000, Joining)], "{later:?}");
+    assert_eq!(
+        later.len(),
+        4,
+        "then A is replaced and gets its partitions: {later:?}"
+    );
+    assert!(later[2..]
+        .iter()
+        .all(|&(t, _)| (28_000..29_000).contains(&t)));
+    assert_eq!(later[3].1, Stable, "A consumes again");
+    assert_eq!(s.world.generation(), 1, "and no rebalance happened");
+}
+
+#[test]
+fn next_state_stops_when_a_static_member_is_replaced_under_its_instance_id() {
+    let mut s = app();
+    while s.world.now_ms() < 28_000 {
+        s = s.reduce(Msg::NextState);
+    }
+    let from = s.world.log().len();
+    let s = s.reduce(Msg::NextState);
+    let kinds: Vec<&str> = s
+        .world
+        .log_since(from)
+        .iter()
+        .filter_map(|e| match &e.event {
+            crate::sim::WorldEvent::Coordinator(ev) => Some(ev.name()),
+            _ => None,
+        })
+        .collect();
+    assert!(kinds.contains(&"member_replaced"), "{kinds:?}");
+    assert!(kinds.contains(&"static_member_kept"), "{kinds:?}");
+}
+
+#[test]
+fn next_state_in_rolling_restart_static_stops_at_every_restart_and_return() {
+    let stops = next_state_stops("rolling-restart-static");
+    let s = AppState::new(Some("rolling-restart-static"));
+    let restarts: Vec<(u64, u64)> = s
+        .world
+        .actions()
+        .iter()
+        .filter_map(|(at, a)| match a {
+            crate::sim::Action::Restart { down_ms, .. } => Some((*at, *down_ms)),
+            _ => None,
+        })
+        .collect();
+    assert!(restarts.len() >= 4, "{restarts:?}");
+    for (at, down_ms) in restarts {
+        assert!(
+            stops.contains(&at),
+            "stops at the restart at {at}: {stops:?}"
+        );
+        assert!(
+            stops.contains(&(at + down_ms)),
+            "stops at the return at {}: {stops:?}",
+            at + down_ms
+        );
+    }
 }
