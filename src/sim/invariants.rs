@@ -96,8 +96,26 @@ pub fn check(world: &World) -> Vec<Violation> {
         .collect()
 }
 
-/// At most one member per instance id, and the static map agrees with the members.
+/// At most one member per instance id, and the static map agrees with the
+/// members. Runs after every step, so it allocates nothing when all is well:
+/// each static member must be the one its instance id maps to, and the map
+/// must hold no other entry (two members with one instance id cannot both
+/// be mapped to themselves).
 fn check_static_map(g: &Group, out: &mut Vec<ViolationKind>) {
+    let mut statics = 0;
+    let mut consistent = true;
+    for m in &g.members {
+        let Some(iid) = &m.group_instance_id else {
+            continue;
+        };
+        statics += 1;
+        if g.static_members.get(iid) != Some(&m.member_id) {
+            consistent = false;
+        }
+    }
+    if consistent && g.static_members.len() == statics {
+        return;
+    }
     let mut seen = BTreeMap::new();
     for m in &g.members {
         let Some(iid) = &m.group_instance_id else {
