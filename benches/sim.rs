@@ -1,6 +1,7 @@
 //! Speed of the simulator at the size the UI promises to stay responsive at:
-//! 50 consumers, 500 partitions. Run with `cargo bench --bench sim`.
-//! Prints figures; asserts nothing about time.
+//! 50 consumers, 500 partitions; and of the break-even sweep over each
+//! preset (24 restart durations, static and dynamic). Run with
+//! `cargo bench --bench sim`. Prints figures; asserts nothing about time.
 
 use groupscope::scenario;
 use groupscope::scenario::world_of;
@@ -35,7 +36,25 @@ fn big_scenario(is_static: bool) -> scenario::ScenarioFile {
     scenario::parse(&text.to_string()).expect("bench scenario")
 }
 
+/// The break-even sweep of every preset: 24 restart durations, both modes.
+fn sweep_presets() {
+    use groupscope::scenario::presets;
+    use groupscope::scenario::sweep::{break_even, restart_points};
+    let points = restart_points(1000..=120_000, 24);
+    for id in presets::ids() {
+        let file = presets::preset(id).expect("a preset parses");
+        let start = Instant::now();
+        let rows = break_even(&file, &points).expect("the sweep runs");
+        println!(
+            "sweep {id}: {} points × 2 runs in {:.1} ms",
+            rows.len(),
+            start.elapsed().as_secs_f64() * 1000.0
+        );
+    }
+}
+
 fn main() {
+    sweep_presets();
     for is_static in [true, false] {
         let file = big_scenario(is_static);
         let mut world = world_of(&file, 1).unwrap();
