@@ -15,12 +15,16 @@
 //! - [`narrate`]: the one place where events become sentences.
 //! - [`scenario`]: scenario files (protocol and simulation), the runners,
 //!   the NDJSON trace (it serialises the records) and the checker.
+//! - [`export`]: the exporters (NDJSON, Markdown report, Mermaid
+//!   `sequenceDiagram`, SVG of the final state) and the share-link codec,
+//!   typed records in, text out; the CLI and the app share them.
 //! - [`ui`]: the app state and reducer (native, tested) and the Yew view
 //!   over it (wasm only).
 
 pub mod assignor;
 pub mod coordinator;
 pub mod defaults;
+pub mod export;
 pub mod ids;
 pub mod narrate;
 pub mod scenario;

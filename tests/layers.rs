@@ -27,6 +27,18 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
             ][..],
         ),
         (
+            "export",
+            &[
+                "ids",
+                "defaults",
+                "coordinator",
+                "assignor",
+                "sim",
+                "narrate",
+                "scenario",
+            ][..],
+        ),
+        (
             "ui",
             &[
                 "ids",
@@ -36,6 +48,7 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
                 "sim",
                 "narrate",
                 "scenario",
+                "export",
             ][..],
         ),
     ])

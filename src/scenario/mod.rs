@@ -73,7 +73,9 @@ fn strip_position(message: &str) -> String {
     }
 }
 
-fn validate(file: &ScenarioFile) -> Result<(), ScenarioError> {
+/// Checks a scenario built or decoded some other way than [`parse`] (a
+/// share link) as `parse` checks a file, beyond what serde checks.
+pub fn validate(file: &ScenarioFile) -> Result<(), ScenarioError> {
     check_config(file)?;
     for (i, t) in file.topics.iter().enumerate() {
         if t.name.is_empty() {

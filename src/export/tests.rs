@@ -1,0 +1,316 @@
+use super::markdown::generations;
+use super::run::{Item, Run};
+use super::*;
+use crate::scenario::{parse, presets};
+
+fn preset(id: &str) -> ScenarioFile {
+    presets::preset(id).unwrap()
+}
+
+const PROTOCOL: &str =
+    r#"{"requests":[{"at_ms":0,"join":{"member_id":"","group_instance_id":"a"}}]}"#;
+
+/// A line Mermaid's sequenceDiagram grammar reads: a participant, a
+/// request, a response or a note, with text free of what it chokes on.
+fn is_mermaid_line(line: &str) -> bool {
+    let Some(body) = line.strip_prefix("    ") else {
+        return line == "sequenceDiagram";
+    };
+    let text = match body.split_once(": ") {
+        Some((head, text)) => {
+            let head_ok = head.starts_with("Note over ")
+                || head.contains("->>") && !head.contains(' ')
+                || head.contains("-->>") && !head.contains(' ');
+            if !head_ok {
+                return false;
+            }
+            text
+        }
+        None => match body.strip_prefix("participant ") {
+            Some(p) => p.split_once(" as ").map_or("", |(_, label)| label),
+            None => return false,
+        },
+    };
+    !text.is_empty() && !text.contains([';', '#', '"', '<', '>', '{', '}', '%'])
+}
+
+#[test]
+fn the_ndjson_export_is_the_run_output_byte_for_byte() {
+    for id in ["kip345-restart", "duplicate-instance-id"] {
+        let file = preset(id);
+        let run = scenario::to_ndjson(&scenario::run(&file, Some(9)).unwrap());
+        assert_eq!(ndjson(&file, Some(9)).unwrap(), run, "{id}");
+    }
+    let protocol = parse(PROTOCOL).unwrap();
+    assert_eq!(
+        ndjson(&protocol, None).unwrap(),
+        scenario::to_ndjson(&scenario::run(&protocol, None).unwrap())
+    );
+}
+
+#[test]
+fn a_protocol_scenario_exports_only_as_ndjson_and_the_others_say_why() {
+    let protocol = parse(PROTOCOL).unwrap();
+    for format in [Format::Markdown, Format::Mermaid, Format::Svg] {
+        let err = export(&protocol, None, format, None).unwrap_err();
+        assert_eq!(err, ExportError::ProtocolScenario(format));
+        assert!(
+            err.to_string().contains("only be exported as ndjson"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn every_preset_exports_in_every_format() {
+    for id in presets::ids() {
+        for format in Format::ALL {
+            let text = export(&preset(id), None, format, None)
+                .unwrap_or_else(|e| panic!("{id} {}: {e}", format.name()));
+            assert!(!text.is_empty(), "{id} {}", format.name());
+        }
+    }
+}
+
+#[test]
+fn the_timeline_holds_every_log_entry_once_in_order_and_requests_and_responses() {
+    let run = Run::of(&preset("kip345-restart"), None, Format::Mermaid).unwrap();
+    let logged: Vec<usize> = run
+        .timeline
+        .iter()
+        .filter_map(|i| match i {
+            Item::Log(i) => Some(*i),
+            Item::Message(_) => None,
+        })
+        .collect();
+    assert_eq!(logged, (0..run.world.log().len()).collect::<Vec<_>>());
+    let messages: Vec<_> = run
+        .timeline
+        .iter()
+        .filter_map(|i| match i {
+            Item::Message(m) => Some(m),
+            Item::Log(_) => None,
+        })
+        .collect();
+    let requests = messages.iter().filter(|m| m.to_coordinator).count();
+    let responses = messages.len() - requests;
+    assert!(requests > 10 && responses > 10, "{requests} {responses}");
+    let times: Vec<u64> = messages.iter().map(|m| m.arrives_at_ms).collect();
+    assert!(times.windows(2).all(|w| w[0] <= w[1]), "in delivery order");
+}
+
+#[test]
+fn generations_name_each_member_its_ids_the_leader_and_the_assignment() {
+    let run = Run::of(&preset("kip345-restart"), None, Format::Markdown).unwrap();
+    let gens = generations(&run.world);
+    assert_eq!(
+        gens.len(),
+        1,
+        "a static restart within the session: no new generation"
+    );
+    let g = &gens[0];
+    assert_eq!(g.generation_id, 1);
+    assert_eq!(g.protocol_name.as_deref(), Some("range"));
+    let names: Vec<&str> = g
+        .members
+        .keys()
+        .map(|c| run.world.clients()[*c].config.name.as_str())
+        .collect();
+    assert_eq!(names, ["A", "B", "C"]);
+    let a = &g.members[&0];
+    assert_eq!(a.0.len(), 2, "A rejoined under a new member id: {:?}", a.0);
+    let parts: Vec<String> =
+        a.1.as_ref()
+            .unwrap()
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
+    assert_eq!(parts, ["t-0", "t-1", "t-2"]);
+    assert!(g.leader.is_some());
+}
+
+#[test]
+fn the_markdown_report_has_the_story_metrics_generations_and_narration() {
+    let file = preset("kip345-restart");
+    let text = markdown(&file, None).unwrap();
+    let summary = scenario::run(&file, None).unwrap().pop().unwrap();
+    assert!(text.starts_with("# kip345-restart\n\n"), "{text}");
+    assert!(text.contains(file.description.as_deref().unwrap()));
+    assert!(text.contains(&format!("| Rebalances | {} |", summary["rebalances"])));
+    assert!(text.contains(&format!(
+        "| Partitions moved | {} |",
+        summary["partition_moves"]
+    )));
+    assert!(text.contains(&format!(
+        "| Partition-unavailable ms after start-up | {} |",
+        summary["unavailable_after_startup_ms"]
+    )));
+    assert!(text.contains(&format!(
+        "| Start-up ms (unavailable while the group formed) | {} |",
+        summary["startup_unavailable_ms"]
+    )));
+    assert!(text.contains(&format!(
+        "| All-stopped ms | {} |",
+        summary["all_stopped_ms"]
+    )));
+    assert!(text.contains("| Fenced | — |"));
+    assert!(text.contains("### Generation 1 (range, from "));
+    assert!(text.contains("| A | `A-"), "{text}");
+    assert!(text.contains("` → `A-"), "A's two member ids: {text}");
+    assert!(text.contains("| `A` | t-0, t-1, t-2 |"), "{text}");
+    assert!(text.contains("\nLeader: "));
+    assert!(text.contains("## Narration\n\n- `0 ms` A starts and sends JoinGroup.\n"));
+    assert!(!text.to_lowercase().contains("heartbeat (none)"));
+}
+
+#[test]
+fn the_markdown_report_names_the_fenced_consumer_of_a_duplicate_instance_id() {
+    let text = markdown(&preset("duplicate-instance-id"), None).unwrap();
+    let run = Run::of(&preset("duplicate-instance-id"), None, Format::Markdown).unwrap();
+    let fenced = run.world.metrics().fenced.join(", ");
+    assert!(!fenced.is_empty());
+    assert!(text.contains(&format!("| Fenced | {fenced} |")), "{text}");
+}
+
+#[test]
+fn every_line_of_every_presets_mermaid_export_is_one_mermaid_reads() {
+    for id in presets::ids() {
+        let text = mermaid(&preset(id), None, None).unwrap();
+        assert!(text.starts_with("sequenceDiagram\n    participant G as Coordinator\n"));
+        for line in text.lines() {
+            assert!(is_mermaid_line(line), "{id}: {line:?}");
+        }
+        assert!(
+            !text.contains(": Heartbeat\n"),
+            "{id}: a heartbeat without an error is folded into a note"
+        );
+    }
+}
+
+#[test]
+fn the_mermaid_export_shows_the_kip345_restart_without_a_rebalance() {
+    let text = mermaid(&preset("kip345-restart"), None, None).unwrap();
+    for needle in [
+        "    participant C0 as A\n",
+        "    C0->>G: JoinGroup\n",
+        "    G-->>C0: SyncGroup\n",
+        "    Note over G: 6007 ms: generation 1 (range)\n",
+        "ms: PreparingRebalance → CompletingRebalance\n",
+        "heartbeats (NONE): A ",
+        "no rebalance (KIP-345)",
+    ] {
+        assert!(text.contains(needle), "{needle:?} in\n{text}");
+    }
+    assert!(!text.contains("generation 2"), "one generation:\n{text}");
+}
+
+#[test]
+fn a_mermaid_response_with_an_error_names_it() {
+    let text = mermaid(&preset("duplicate-instance-id"), None, None).unwrap();
+    assert!(text.contains("FENCED_INSTANCE_ID\n"), "{text}");
+}
+
+#[test]
+fn names_with_characters_mermaid_chokes_on_still_give_a_valid_diagram() {
+    let file = parse(
+        r#"{"topics":[{"name":"t","partitions":2}],
+            "consumers":[{"name":"A;#\"<b>%%{x}","group_instance_id":"i;1"}],
+            "actions":[{"at_ms":0,"start":"A;#\"<b>%%{x}"},{"at_ms":20000,"end":{}}]}"#,
+    )
+    .unwrap();
+    let text = mermaid(&file, None, None).unwrap();
+    assert!(
+        text.contains("participant C0 as A,No.'‹b› pct pct(x)\n"),
+        "{text}"
+    );
+    for line in text.lines() {
+        assert!(is_mermaid_line(line), "{line:?}");
+    }
+}
+
+#[test]
+fn a_mermaid_time_range_keeps_only_what_happened_inside_it() {
+    let file = preset("kip345-restart");
+    let text = mermaid(&file, None, Some(27_000..=29_000)).unwrap();
+    assert!(text.contains("Note over G: from 27000 ms to 29000 ms of virtual time\n"));
+    assert!(text.contains("28000 ms: A starts"), "{text}");
+    assert!(
+        !text.contains("generation 1 (range)"),
+        "6007 ms is outside: {text}"
+    );
+    assert!(!text.contains("20000 ms:"), "{text}");
+    assert_eq!(
+        mermaid(&file, None, Some(RangeInclusive::new(5, 4))),
+        Err(ExportError::EmptyRange {
+            from_ms: 5,
+            to_ms: 4
+        })
+    );
+}
+
+/// A minimal well-formedness check: every tag closes in order, attribute
+/// values are quoted, and no raw `&` appears outside an entity.
+fn assert_well_formed_xml(text: &str) {
+    let mut open: Vec<&str> = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find('<') {
+        let end = rest[start..].find('>').expect("a tag closes") + start;
+        let tag = &rest[start + 1..end];
+        if let Some(name) = tag.strip_prefix('/') {
+            assert_eq!(open.pop(), Some(name), "closing {name}");
+        } else if !tag.ends_with('/') {
+            open.push(tag.split_whitespace().next().unwrap());
+        }
+        assert_eq!(tag.matches('"').count() % 2, 0, "quoted attributes: {tag}");
+        rest = &rest[end + 1..];
+    }
+    assert!(open.is_empty(), "unclosed: {open:?}");
+    for (i, _) in text.match_indices('&') {
+        let entity = &text[i..text[i..].find(';').map_or(text.len(), |j| i + j + 1)];
+        assert!(
+            ["&amp;", "&lt;", "&gt;", "&quot;", "&apos;"].contains(&entity),
+            "{entity}"
+        );
+    }
+}
+
+#[test]
+fn the_svg_shows_five_states_the_current_one_marked_and_every_partition_owner() {
+    let text = svg(&preset("kip345-restart"), None).unwrap();
+    assert!(text.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert_well_formed_xml(&text);
+    assert_eq!(text.matches("data-state=").count(), 5);
+    assert!(text.contains(r#"<g data-state="Stable" aria-current="step">"#));
+    assert_eq!(text.matches("aria-current").count(), 1);
+    assert_eq!(text.matches(r#"class="partition""#).count(), 9);
+    assert!(text.contains(r#"data-partition="0" data-owner="A""#));
+    assert!(text.contains(r#"data-partition="8" data-owner="C""#));
+}
+
+#[test]
+fn the_svg_escapes_names_so_it_stays_valid_xml() {
+    let file = parse(
+        r#"{"name":"a <b> & \"c\"","topics":[{"name":"t&u","partitions":1}],
+            "consumers":[{"name":"<A>"}],"actions":[{"at_ms":0,"start":"<A>"},{"at_ms":9000,"end":{}}]}"#,
+    )
+    .unwrap();
+    let text = svg(&file, None).unwrap();
+    assert_well_formed_xml(&text);
+    assert!(text.contains("a &lt;b&gt; &amp; &quot;c&quot;"));
+}
+
+#[test]
+fn exports_follow_the_seed() {
+    let file = preset("kip345-restart");
+    assert_eq!(markdown(&file, Some(1)), markdown(&file, Some(1)));
+    assert_ne!(markdown(&file, Some(1)), markdown(&file, Some(2)));
+    assert_eq!(markdown(&file, None), markdown(&file, Some(file.seed)));
+}
+
+#[test]
+fn formats_are_named_as_on_the_command_line() {
+    for f in Format::ALL {
+        assert_eq!(Format::from_name(f.name()), Some(f));
+    }
+    assert_eq!(Format::from_name("pdf"), None);
+}
