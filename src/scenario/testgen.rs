@@ -32,7 +32,7 @@ impl Rng {
     }
 
     pub fn chance(&mut self, one_in: u64) -> bool {
-        self.next() % one_in == 0
+        self.next().is_multiple_of(one_in)
     }
 
     fn maybe<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> Option<T> {
