@@ -145,3 +145,14 @@ fn export_ndjson_of_a_protocol_scenario_works() {
     assert_eq!(export.status.code(), Some(0), "{}", stderr(&export));
     assert_eq!(export.stdout, cli(&["run", &protocol]).stdout);
 }
+
+/// The golden file the browser's Mermaid test compares with too (issue 11).
+/// After an intended change, regenerate it with
+/// `groupscope export static/scenarios/kip345-restart.json --format mermaid > tests/golden/kip345-restart.mmd`
+/// and read the diff.
+#[test]
+fn export_mermaid_of_kip345_restart_matches_its_golden_file() {
+    let out = cli(&["export", KIP345, "--format", "mermaid"]);
+    let golden = std::fs::read_to_string(repo("tests/golden/kip345-restart.mmd")).unwrap();
+    assert_eq!(stdout(&out), golden);
+}

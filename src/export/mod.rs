@@ -10,6 +10,7 @@
 //!
 //! Layer: the top of the core, below `ui` only.
 
+pub mod import;
 pub mod markdown;
 pub mod mermaid;
 pub mod run;
@@ -17,6 +18,7 @@ pub mod share;
 pub mod svg;
 mod text;
 
+pub use import::import_scenario;
 pub use markdown::markdown;
 pub use mermaid::mermaid;
 pub use svg::svg;
