@@ -42,10 +42,18 @@ pub struct Generation {
     pub started_ms: u64,
     /// The last leader a JoinGroup response named.
     pub leader: Option<MemberId>,
-    /// Per consumer (index into `World::clients`): its member ids in this
-    /// generation (more than one when a static member rejoined under a new
-    /// id without a rebalance) and the partitions SyncGroup gave it.
-    pub members: BTreeMap<usize, (Vec<MemberId>, Option<Vec<TopicPartition>>)>,
+    /// Per consumer, by its index into `World::clients`.
+    pub members: BTreeMap<usize, GenerationMember>,
+}
+
+/// A consumer in one generation.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GenerationMember {
+    /// Its member ids, oldest first: more than one when a static member
+    /// rejoined under a new id without a rebalance (KIP-345).
+    pub member_ids: Vec<MemberId>,
+    /// What SyncGroup gave it; `None` if no answer came.
+    pub assignment: Option<Vec<TopicPartition>>,
 }
 
 /// The generations of a traced run, from its typed records.
@@ -71,7 +79,7 @@ pub fn generations(world: &World) -> Vec<Generation> {
                     }) => {
                         if let Some(c) = entry.consumer {
                             let g = generation_mut(&mut out, *generation_id, entry.at_ms);
-                            g.members.entry(c.0).or_default().1 = Some(partitions.clone());
+                            g.members.entry(c.0).or_default().assignment = Some(partitions.clone());
                         }
                     }
                     _ => {}
@@ -93,7 +101,7 @@ pub fn generations(world: &World) -> Vec<Generation> {
                 if !r.leader.is_empty() {
                     g.leader = Some(r.leader.clone());
                 }
-                let ids = &mut g.members.entry(c.0).or_default().0;
+                let ids = &mut g.members.entry(c.0).or_default().member_ids;
                 if ids.last() != Some(&r.member_id) {
                     ids.push(r.member_id.clone());
                 }
@@ -179,7 +187,7 @@ fn generation(out: &mut String, g: &Generation, world: &World) {
         g.generation_id, g.started_ms
     );
     let leader = g.leader.as_ref().map(|l| {
-        let owner = g.members.iter().find(|(_, (ids, _))| ids.contains(l));
+        let owner = g.members.iter().find(|(_, m)| m.member_ids.contains(l));
         let name = owner.map(|(c, _)| clients[*c].config.name.clone());
         let name = name.or_else(|| world.name_of(l.as_str()));
         format!(
@@ -190,11 +198,15 @@ fn generation(out: &mut String, g: &Generation, world: &World) {
     });
     let _ = writeln!(out, "Leader: {}\n", leader.as_deref().unwrap_or("none"));
     out.push_str("| consumer | member id | group.instance.id | assignment |\n|---|---|---|---|\n");
-    for (c, (ids, assignment)) in &g.members {
+    for (c, member) in &g.members {
         let config = &clients[*c].config;
-        let ids: Vec<String> = ids.iter().map(|i| md_code(i.as_str())).collect();
+        let ids: Vec<String> = member
+            .member_ids
+            .iter()
+            .map(|i| md_code(i.as_str()))
+            .collect();
         let iid = config.group_instance_id.as_ref();
-        let parts = match assignment {
+        let parts = match &member.assignment {
             None => "— (no SyncGroup answer)".to_string(),
             Some(p) if p.is_empty() => "none".to_string(),
             Some(p) => p

@@ -118,13 +118,19 @@ fn generations_name_each_member_its_ids_the_leader_and_the_assignment() {
         .collect();
     assert_eq!(names, ["A", "B", "C"]);
     let a = &g.members[&0];
-    assert_eq!(a.0.len(), 2, "A rejoined under a new member id: {:?}", a.0);
-    let parts: Vec<String> =
-        a.1.as_ref()
-            .unwrap()
-            .iter()
-            .map(|p| p.to_string())
-            .collect();
+    assert_eq!(
+        a.member_ids.len(),
+        2,
+        "A rejoined under a new id: {:?}",
+        a.member_ids
+    );
+    let parts: Vec<String> = a
+        .assignment
+        .as_ref()
+        .unwrap()
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
     assert_eq!(parts, ["t-0", "t-1", "t-2"]);
     assert!(g.leader.is_some());
 }
@@ -313,4 +319,43 @@ fn formats_are_named_as_on_the_command_line() {
         assert_eq!(Format::from_name(f.name()), Some(f));
     }
     assert_eq!(Format::from_name("pdf"), None);
+}
+
+/// The world remembers only its last 200 messages; the run must still see
+/// every delivery once: each response the coordinator sent early enough to
+/// arrive before the end is in the timeline, and none twice.
+#[test]
+fn the_timeline_sees_every_response_delivered_even_past_the_world_s_200_message_memory() {
+    use crate::sim::{Requester, TraceRecord};
+    for id in ["kip345-restart", "rolling-restart-dynamic"] {
+        let run = Run::of(&preset(id), None, Format::Mermaid).unwrap();
+        let end = run.world.now_ms();
+        let sent: Vec<u64> = run
+            .world
+            .trace()
+            .iter()
+            .filter_map(|r| match r {
+                TraceRecord::Response { at_ms, request, .. }
+                    if matches!(request.requester, Requester::Consumer(_)) =>
+                {
+                    Some(*at_ms)
+                }
+                _ => None,
+            })
+            .collect();
+        let delivered = run
+            .timeline
+            .iter()
+            .filter(|i| matches!(i, Item::Message(m) if !m.to_coordinator))
+            .count();
+        let surely_arrived = sent.iter().filter(|t| **t + 100 <= end).count();
+        if id == "rolling-restart-dynamic" {
+            assert!(sent.len() > 400, "{id}: {} responses", sent.len());
+        }
+        assert!(
+            (surely_arrived..=sent.len()).contains(&delivered),
+            "{id}: {delivered} delivered, {surely_arrived}..={} expected",
+            sent.len()
+        );
+    }
 }
