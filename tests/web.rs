@@ -303,3 +303,24 @@ async fn a_bad_session_timeout_is_shown_beside_the_field_and_in_the_banner_and_c
     assert_eq!(ms_of(&root), ms, "the run is untouched");
     assert_eq!(field.get_attribute("aria-invalid").as_deref(), Some("true"));
 }
+
+#[wasm_bindgen_test]
+async fn the_narration_is_one_polite_live_caption_that_tells_each_step() {
+    let root = mount_app().await;
+    let caption = by_testid(&root, "narration");
+    assert_eq!(
+        caption.get_attribute("aria-live").as_deref(),
+        Some("polite")
+    );
+    let at_start = text_of(&root, "narration");
+    assert!(at_start.contains("t = 0"), "{at_start}");
+    click(&button(&root, "Step")).await;
+    let after = text_of(&root, "narration");
+    assert!(after.contains("A starts and sends JoinGroup"), "{after}");
+    assert_eq!(
+        root.query_selector_all("[data-testid=narration]")
+            .unwrap()
+            .length(),
+        1
+    );
+}

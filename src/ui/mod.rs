@@ -9,6 +9,7 @@
 
 pub mod format;
 pub mod marks;
+pub mod narration;
 pub mod partitions_form;
 pub mod settings_form;
 pub mod state;

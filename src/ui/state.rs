@@ -18,6 +18,7 @@ pub use super::partitions_form::PartitionsForm;
 pub use super::settings_form::{FieldError, JoinVersion, Settings, SettingsForm};
 pub use super::user_action::{UserAction, RESTART_DOWN_MS, RUN_AFTER_USER_ACTION_MS};
 
+use super::narration;
 use super::settings_form::{settings_of, validate_settings};
 use super::story;
 use super::user_action::{apply_user, validate_user};
@@ -25,6 +26,7 @@ use crate::coordinator::GroupState;
 use crate::scenario::simulation::world_of;
 use crate::scenario::{self, presets, ScenarioError, ScenarioFile};
 use crate::sim::World;
+use std::ops::Range;
 use std::rc::Rc;
 
 /// A checkpoint is kept every this many steps.
@@ -114,6 +116,10 @@ pub struct AppState {
     pub max_steps: u64,
     /// A one-line status after an action ("Settings applied: …").
     pub notice: Option<String>,
+    /// The log entries the narration speaks of: those of the last step (or
+    /// of the user's action), or during play of the last step that showed
+    /// a change.
+    narrated: Range<usize>,
 }
 
 impl AppState {
@@ -157,6 +163,7 @@ impl AppState {
             last_transition: None,
             max_steps: 0,
             notice: None,
+            narrated: 0..0,
         }
     }
 
@@ -230,8 +237,10 @@ impl AppState {
 
     fn step_once(&mut self) -> bool {
         let before = self.world.state();
+        let from = self.world.log().len();
         let stepped = self.world.step();
         if stepped {
+            self.narrated = from..self.world.log().len();
             self.after_step();
         }
         self.record_transition(before);
@@ -276,7 +285,12 @@ impl AppState {
         let target = self.world.now_ms() + real_ms.saturating_mul(self.speed) / 1000;
         let before = self.world.state();
         let mut n = 0;
+        let mut from = self.world.log().len();
         while n < TICK_MAX_STEPS && self.world.step_until(target) {
+            if self.world.log_since(from).iter().any(story::visible) {
+                self.narrated = from..self.world.log().len();
+            }
+            from = self.world.log().len();
             self.after_step();
             n += 1;
         }
@@ -292,21 +306,31 @@ impl AppState {
     /// Rebuilds the world at exactly `steps` events from the start.
     fn seek(&mut self, steps: u64) {
         let steps = steps.min(self.max_steps.max(self.world.steps()));
-        let base = self.checkpoints.iter().rev().find(|c| c.steps() <= steps);
+        // A checkpoint before `steps` (not at it), so the last step runs
+        // again and the narration has its entries.
+        let base = self
+            .checkpoints
+            .iter()
+            .rev()
+            .find(|c| c.steps() < steps || c.steps() == 0);
         let mut world = match base {
             Some(w) => World::clone(w),
             None => fresh_world(&self.scenario).expect("the scenario built before"),
         };
         let before = self.world.state();
+        let mut narrated = 0..0;
         while world.steps() < steps {
             self.inject_recorded(&mut world);
+            let from = world.log().len();
             if !world.step() {
                 break;
             }
+            narrated = from..world.log().len();
         }
         self.inject_recorded(&mut world);
         let topics_changed = world.topics() != self.world.topics();
         self.world = world;
+        self.narrated = narrated;
         self.record_transition(before);
         if topics_changed {
             self.follow_topics();
@@ -376,9 +400,11 @@ impl AppState {
         self.checkpoints.retain(|c| c.steps() <= at);
         self.max_steps = at;
         let at_ms = self.world.now_ms();
+        let from = self.world.log().len();
         apply_user(&mut self.world, &self.scenario, &action);
         self.user_actions.push((at, at_ms, action));
         self.run_pending_actions();
+        self.narrated = from..self.world.log().len();
     }
 
     /// Runs the events due now up to and including the user's action, so
@@ -433,6 +459,14 @@ impl AppState {
             }
             Err(e) => self.partitions_error = Some(e),
         }
+    }
+
+    /// The narration caption: what the last step did and why it matters.
+    pub fn narration(&self) -> String {
+        let log = self.world.log();
+        let end = self.narrated.end.min(log.len());
+        let start = self.narrated.start.min(end);
+        narration::narration(&self.world, &log[start..end])
     }
 
     /// The event-log entries that match the filter, as indices into `world.log()`.

@@ -314,3 +314,50 @@ test("?embed=1 keeps only the diagram, the map, the grid and time; an undecodabl
   await expect(page.getByTestId("group-state")).toHaveText("Empty");
   await expect(page.getByTestId("member")).toHaveCount(3);
 });
+
+/** Presses `Next state` until virtual time reaches `ms` (bounded); returns each stop's time. */
+async function nextStateTo(page: Page, ms: number): Promise<number[]> {
+  const stops: number[] = [];
+  for (let i = 0; i < 40 && (stops.at(-1) ?? 0) < ms; i++) {
+    await button(page, "Next state").click();
+    stops.push(await virtualMs(page));
+  }
+  return stops;
+}
+
+test("Next state stops at A's restart and at its return, and the narration says why it matters", async ({ page }) => {
+  const problems = watchProblems(page);
+  await page.goto("/?scenario=kip345-restart");
+  const narration = page.getByTestId("narration");
+  await expect(narration).toHaveAttribute("aria-live", "polite");
+  await expect(narration).toContainText("t = 0");
+
+  const stops = await nextStateTo(page, 20_000);
+  expect(stops.at(-1)).toBe(20_000);
+  expect(stops.filter((t) => t > 6_100 && t < 20_000)).toEqual([]);
+  await expect(page.locator('[data-testid="member"][data-name="A"]')).toHaveAttribute("data-client-state", "down");
+  await expect(narration).toContainText("A restarts without LeaveGroup (static)");
+  await expect(narration).toContainText("no rebalance is due");
+
+  await button(page, "Next state").click();
+  expect(await virtualMs(page)).toBe(28_000);
+  await button(page, "Next state").click();
+  const member = await page.locator('[data-testid="instance-row"][data-instance-id="A"]').getAttribute("data-member-id");
+  const short = member!.slice(0, member!.length - 32);
+  await expect(narration).toHaveText(
+    new RegExp(`A is back as ${short}: same generation, same partitions — no rebalance \\(KIP-345\\)\\.`),
+  );
+  await expect(page.getByTestId("generation")).toHaveText("1");
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect(narration).toBeInViewport();
+  await page.screenshot({ path: `${SHOTS}/narration-a-back-1280x800.png` });
+  expect(problems).toEqual([]);
+});
+
+test("the narration is on screen in ?embed=1", async ({ page }) => {
+  await page.setViewportSize({ width: 800, height: 600 });
+  await page.goto("/?scenario=kip345-restart&embed=1");
+  await button(page, "Step").click();
+  await expect(page.getByTestId("narration")).toContainText("A starts and sends JoinGroup");
+  await expect(page.getByTestId("narration")).toBeInViewport();
+});

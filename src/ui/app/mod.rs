@@ -10,6 +10,7 @@
 mod brand;
 mod group_panel;
 mod group_summary;
+mod narration_caption;
 mod page_views;
 mod status_line;
 
@@ -31,6 +32,7 @@ use super::store::{use_play_clock, use_shortcuts, Store};
 use super::transport::Transport;
 use brand::Brand;
 use group_panel::GroupPanel;
+use narration_caption::NarrationCaption;
 use page_views::{use_page_views, PageViews};
 use status_line::StatusLine;
 use std::rc::Rc;
@@ -60,6 +62,7 @@ fn embed_page(page: &PageViews, on_msg: &Callback<Msg>) -> Html {
     html! {
         <div class="app app-embed">
             { transport(page, on_msg) }
+            <NarrationCaption text={page.chrome.narration.clone()} />
             { status_line(page, on_msg) }
             <main class="layout">
                 <div class="column column-left">{ group_panel(page) }</div>
@@ -85,6 +88,7 @@ fn full_page(page: &PageViews, on_msg: &Callback<Msg>) -> Html {
             </header>
             <ScenarioDescription text={chrome.description.clone()} />
             { transport(page, on_msg) }
+            <NarrationCaption text={page.chrome.narration.clone()} />
             { status_line(page, on_msg) }
             <main class="layout">
                 <div class="column column-left">

@@ -32,6 +32,8 @@ pub struct Chrome {
     pub last_transition: Option<(GroupState, GroupState)>,
     /// Topics and their partition counts now (the add-partitions form's list).
     pub topics: Rc<Vec<(String, u32)>>,
+    /// The narration caption: what the last step did and why it matters.
+    pub narration: AttrValue,
 }
 
 impl Chrome {
@@ -57,6 +59,7 @@ impl Chrome {
                     .map(|(t, n)| (t.clone(), *n))
                     .collect(),
             ),
+            narration: s.narration().into(),
         }
     }
 }
