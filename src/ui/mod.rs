@@ -7,6 +7,7 @@
 //! the state; they never change it themselves but send [`state::Msg`]s to
 //! the one store ([`store`]).
 
+pub mod break_even_chart;
 pub mod format;
 pub mod marks;
 pub mod narration;
