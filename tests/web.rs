@@ -324,3 +324,33 @@ async fn the_narration_is_one_polite_live_caption_that_tells_each_step() {
         1
     );
 }
+
+#[wasm_bindgen_test]
+async fn the_run_timeline_shows_the_script_and_a_marker_click_jumps_there() {
+    let root = mount_app().await;
+    let timeline = by_testid(&root, "timeline");
+    let restart: HtmlElement = timeline
+        .query_selector("[data-testid=timeline-marker][data-kind=restart]")
+        .unwrap()
+        .expect("A's scripted restart is drawn from the start")
+        .dyn_into()
+        .unwrap();
+    assert_eq!(restart.get_attribute("data-ms").as_deref(), Some("20000"));
+    click(&restart).await;
+    assert_eq!(ms_of(&root), 20_000);
+    let a = members(&root)
+        .into_iter()
+        .find(|m| m.get_attribute("data-name").as_deref() == Some("A"))
+        .unwrap();
+    assert_eq!(
+        a.get_attribute("data-client-state").as_deref(),
+        Some("down")
+    );
+    assert!(
+        timeline
+            .query_selector("[data-testid=timeline-marker][data-kind=rebalance]")
+            .unwrap()
+            .is_some(),
+        "the first rebalance, seen on the way"
+    );
+}

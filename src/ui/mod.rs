@@ -13,6 +13,7 @@ pub mod marks;
 pub mod narration;
 pub mod partitions_form;
 pub mod settings_form;
+pub mod share_state;
 pub mod state;
 pub mod story;
 pub mod user_action;
@@ -26,6 +27,8 @@ mod assignment;
 #[cfg(target_arch = "wasm32")]
 mod consumers;
 #[cfg(target_arch = "wasm32")]
+mod embed;
+#[cfg(target_arch = "wasm32")]
 mod event_log;
 #[cfg(target_arch = "wasm32")]
 mod instance_map;
@@ -38,11 +41,15 @@ mod page_url;
 #[cfg(target_arch = "wasm32")]
 mod panel;
 #[cfg(target_arch = "wasm32")]
+mod run_timeline;
+#[cfg(target_arch = "wasm32")]
 mod scenario_description;
 #[cfg(target_arch = "wasm32")]
 mod scenario_picker;
 #[cfg(target_arch = "wasm32")]
 mod settings;
+#[cfg(target_arch = "wasm32")]
+mod share;
 #[cfg(target_arch = "wasm32")]
 mod state_diagram;
 #[cfg(target_arch = "wasm32")]

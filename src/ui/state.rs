@@ -26,6 +26,7 @@ use crate::coordinator::GroupState;
 use crate::scenario::simulation::world_of;
 use crate::scenario::{self, presets, ScenarioError, ScenarioFile};
 use crate::sim::World;
+use seen::Seen;
 use std::ops::Range;
 use std::rc::Rc;
 
@@ -77,6 +78,9 @@ pub enum Msg {
     AddPartitions,
     /// Jump to this many events from the start (the timeline scrubber).
     Seek(u64),
+    /// Jump to virtual time `ms` (the run timeline): after the last event
+    /// at or before it, running ahead as needed (bounded).
+    SeekMs(u64),
     ShowError(String),
     /// Dismisses `error-banner`'s dismissable errors: the general one and
     /// the add-partitions form's (a bad setting stays until it is edited).
@@ -120,6 +124,11 @@ pub struct AppState {
     /// of the user's action), or during play of the last step that showed
     /// a change.
     narrated: Range<usize>,
+    /// How many of `user_actions` the world has had (a prefix: they are in
+    /// step order).
+    applied: usize,
+    /// What the run has shown so far, kept when stepping back.
+    seen: Seen,
 }
 
 impl AppState {
@@ -164,6 +173,8 @@ impl AppState {
             max_steps: 0,
             notice: None,
             narrated: 0..0,
+            applied: 0,
+            seen: Seen::default(),
         }
     }
 
@@ -219,6 +230,10 @@ impl AppState {
                 self.playing = false;
                 self.seek(steps);
             }
+            Msg::SeekMs(ms) => {
+                self.playing = false;
+                self.seek_ms(ms);
+            }
             Msg::ShowError(e) => self.error = Some(e),
             Msg::DismissError => {
                 self.error = None;
@@ -236,9 +251,17 @@ impl AppState {
     }
 
     fn step_once(&mut self) -> bool {
+        self.step_with(World::step)
+    }
+
+    /// Runs one step through `step` (`World::step`, or a bounded one),
+    /// after the user actions due, keeping the narration, checkpoints and
+    /// the diagram's last transition.
+    fn step_with(&mut self, step: impl FnOnce(&mut World) -> bool) -> bool {
+        self.inject_due();
         let before = self.world.state();
         let from = self.world.log().len();
-        let stepped = self.world.step();
+        let stepped = step(&mut self.world);
         if stepped {
             self.narrated = from..self.world.log().len();
             self.after_step();
@@ -249,6 +272,7 @@ impl AppState {
 
     fn after_step(&mut self) {
         self.max_steps = self.max_steps.max(self.world.steps());
+        self.seen.follow(&self.world);
         if self.world.steps().is_multiple_of(CHECKPOINT_EVERY)
             && self
                 .checkpoints
@@ -286,7 +310,10 @@ impl AppState {
         let before = self.world.state();
         let mut n = 0;
         let mut from = self.world.log().len();
-        while n < TICK_MAX_STEPS && self.world.step_until(target) {
+        while n < TICK_MAX_STEPS && {
+            self.inject_due();
+            self.world.step_until(target)
+        } {
             if self.world.log_since(from).iter().any(story::visible) {
                 self.narrated = from..self.world.log().len();
             }
@@ -297,43 +324,10 @@ impl AppState {
         if !self.world.has_ended() && n < TICK_MAX_STEPS {
             self.world.run_until(target, 0);
         }
+        self.seen.follow(&self.world);
         self.record_transition(before);
         if self.world.has_ended() {
             self.playing = false;
-        }
-    }
-
-    /// Rebuilds the world at exactly `steps` events from the start.
-    fn seek(&mut self, steps: u64) {
-        let steps = steps.min(self.max_steps.max(self.world.steps()));
-        // A checkpoint before `steps` (not at it), so the last step runs
-        // again and the narration has its entries.
-        let base = self
-            .checkpoints
-            .iter()
-            .rev()
-            .find(|c| c.steps() < steps || c.steps() == 0);
-        let mut world = match base {
-            Some(w) => World::clone(w),
-            None => fresh_world(&self.scenario).expect("the scenario built before"),
-        };
-        let before = self.world.state();
-        let mut narrated = 0..0;
-        while world.steps() < steps {
-            self.inject_recorded(&mut world);
-            let from = world.log().len();
-            if !world.step() {
-                break;
-            }
-            narrated = from..world.log().len();
-        }
-        self.inject_recorded(&mut world);
-        let topics_changed = world.topics() != self.world.topics();
-        self.world = world;
-        self.narrated = narrated;
-        self.record_transition(before);
-        if topics_changed {
-            self.follow_topics();
         }
     }
 
@@ -362,25 +356,6 @@ impl AppState {
         self.follow_topics();
     }
 
-    /// Injects the recorded user actions due at `world.steps()` (replay). An
-    /// action taken while playing happened between two events: the world is
-    /// first brought to the virtual time it happened at (no event runs, as
-    /// none was due before it), so the replay is the same run.
-    fn inject_recorded(&self, world: &mut World) {
-        let due: Vec<(u64, UserAction)> = self
-            .user_actions
-            .iter()
-            .filter(|(at, _, _)| *at == world.steps())
-            .map(|(_, ms, a)| (*ms, a.clone()))
-            .collect();
-        for (at_ms, a) in due {
-            if world.now_ms() < at_ms {
-                world.run_until(at_ms, 0);
-            }
-            apply_user(world, &self.scenario, &a);
-        }
-    }
-
     fn user(&mut self, action: UserAction) {
         if let UserAction::AddConsumer { .. } = action {
             if self.world.clients().len() >= MAX_CONSUMERS {
@@ -399,10 +374,12 @@ impl AppState {
         self.user_actions.retain(|(s, _, _)| *s <= at);
         self.checkpoints.retain(|c| c.steps() <= at);
         self.max_steps = at;
+        self.seen.cut(&self.world);
         let at_ms = self.world.now_ms();
         let from = self.world.log().len();
         apply_user(&mut self.world, &self.scenario, &action);
         self.user_actions.push((at, at_ms, action));
+        self.applied = self.user_actions.len();
         self.run_pending_actions();
         self.narrated = from..self.world.log().len();
     }
@@ -510,5 +487,7 @@ pub fn parse_playable(text: &str) -> Result<ScenarioFile, String> {
     Ok(s)
 }
 
+mod replay;
+mod seen;
 #[cfg(test)]
 mod tests;

@@ -109,3 +109,38 @@ pub struct Marker {
     /// The consumer(s) it is about, or empty for the group.
     pub who: String,
 }
+
+impl Marker {
+    /// The marker in words, for its accessible name and tooltip
+    /// (`A restarts`, `rebalance`). It never repeats a control's name
+    /// (`Restart A`), so a test asking for that control finds only it.
+    pub fn words(&self) -> String {
+        let who = self.who.as_str();
+        match (self.kind, who.is_empty()) {
+            (MarkerKind::Start, true) => "a consumer is added and starts".into(),
+            (MarkerKind::Start, false) => format!("{who} starts"),
+            (MarkerKind::Restart, _) => format!("{who} restarts"),
+            (MarkerKind::Crash, _) => format!("{who} crashes"),
+            (MarkerKind::Close, _) => format!("{who} closes"),
+            (MarkerKind::Removed, true) => "a member is removed".into(),
+            (MarkerKind::Removed, false) => format!("{who} removed from the group"),
+            (MarkerKind::Fenced, true) => "a member is fenced".into(),
+            (MarkerKind::Fenced, false) => format!("{who} fenced (FENCED_INSTANCE_ID)"),
+            (MarkerKind::Rebalance, _) => "rebalance".into(),
+            (MarkerKind::Partitions, _) => format!("partitions added to {who}"),
+        }
+    }
+}
+
+/// The whole run on one time axis (the `timeline` read-out).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunTimeline {
+    /// Where the axis ends: the scripted end, or later if the run went on.
+    pub end_ms: u64,
+    /// Where the world stands.
+    pub now_ms: u64,
+    /// The furthest time the run has reached (beyond it, events are not yet seen).
+    pub reached_ms: u64,
+    /// Scripted and user actions, and the events seen so far, by time.
+    pub markers: Vec<Marker>,
+}

@@ -361,3 +361,24 @@ test("the narration is on screen in ?embed=1", async ({ page }) => {
   await expect(page.getByTestId("narration")).toContainText("A starts and sends JoinGroup");
   await expect(page.getByTestId("narration")).toBeInViewport();
 });
+
+test("the timeline shows the whole run with its markers; clicking one jumps there, even ahead", async ({ page }) => {
+  const problems = watchProblems(page);
+  await page.goto("/?scenario=rolling-restart-static");
+  const timeline = page.getByTestId("timeline");
+  await expect(timeline).toBeVisible();
+  const restarts = timeline.locator('[data-testid="timeline-marker"][data-kind="restart"]');
+  await expect(restarts).toHaveCount(12);
+  await expect(timeline.locator('[data-testid="timeline-marker"][data-kind="start"]')).toHaveCount(12);
+  const last = restarts.last();
+  const ms = Number(await last.getAttribute("data-ms"));
+  await last.click();
+  expect(await virtualMs(page)).toBe(ms);
+  await expect(page.getByTestId("generation")).toHaveText("1");
+  await expect(timeline.locator('[data-testid="timeline-marker"][data-kind="rebalance"]')).toHaveCount(1);
+  // The Timeline slider still walks the events.
+  await expect(page.getByRole("slider", { name: "Timeline" })).toBeEnabled();
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: `${SHOTS}/timeline-rolling-static-1280x800.png` });
+  expect(problems).toEqual([]);
+});

@@ -8,6 +8,7 @@
 //! every panel an `Rc<Snapshot>` or small props plus `on_*` callbacks.
 
 mod brand;
+mod embed_page;
 mod group_panel;
 mod group_summary;
 mod narration_caption;
@@ -24,9 +25,11 @@ use super::message_flow::MessageFlow;
 use super::metrics::MetricsPanel;
 use super::page_url::PageUrl;
 use super::panel::Panel;
+use super::run_timeline::RunTimelineView;
 use super::scenario_description::ScenarioDescription;
 use super::scenario_picker::ScenarioPicker;
 use super::settings::Settings;
+use super::share::ShareBar;
 use super::state::Msg;
 use super::store::{use_play_clock, use_shortcuts, Store};
 use super::transport::Transport;
@@ -47,47 +50,30 @@ pub fn App() -> Html {
         use_reducer(move || Store::new(url.initial_state()))
     };
     let on_msg: Callback<Msg> = store.dispatcher().to_callback();
+    let shared: Store = (*store).clone();
     let page = use_page_views(store);
     use_play_clock(page.chrome.playing, on_msg.clone());
     use_shortcuts(on_msg.clone());
     if url.embed {
-        embed_page(&page, &on_msg)
+        embed_page::embed_page(&page, &on_msg, &shared, url.controls)
     } else {
-        full_page(&page, &on_msg)
-    }
-}
-
-/// `?embed=1` (docs pages): the diagram, the map, the grid and time only.
-fn embed_page(page: &PageViews, on_msg: &Callback<Msg>) -> Html {
-    html! {
-        <div class="app app-embed">
-            { transport(page, on_msg) }
-            <NarrationCaption text={page.chrome.narration.clone()} />
-            { status_line(page, on_msg) }
-            <main class="layout">
-                <div class="column column-left">{ group_panel(page) }</div>
-                <div class="column column-right">
-                    { instances_panel(page) }
-                    <Panel title="Assignment" hint="topic × partition" class="panel-assignment">
-                        <AssignmentGrid snap={Rc::clone(&page.snap)} />
-                    </Panel>
-                </div>
-            </main>
-        </div>
+        full_page(&page, &on_msg, &shared)
     }
 }
 
 /// The full app: every panel, the forms and the scenario select.
-fn full_page(page: &PageViews, on_msg: &Callback<Msg>) -> Html {
+fn full_page(page: &PageViews, on_msg: &Callback<Msg>, store: &Store) -> Html {
     let (snap, chrome) = (&page.snap, &page.chrome);
     html! {
         <div class="app">
             <header class="app-header">
                 <Brand />
                 <ScenarioPicker selected={chrome.preset.clone()} on_msg={on_msg.clone()} />
+                <ShareBar store={store.clone()} on_msg={on_msg.clone()} />
             </header>
             <ScenarioDescription text={chrome.description.clone()} />
             { transport(page, on_msg) }
+            <RunTimelineView timeline={Rc::clone(&chrome.timeline)} on_msg={on_msg.clone()} />
             <NarrationCaption text={page.chrome.narration.clone()} />
             { status_line(page, on_msg) }
             <main class="layout">

@@ -10,6 +10,7 @@ use crate::sim::Snapshot;
 use crate::ui::event_log::{recent_log_views, LogView};
 use crate::ui::state::{AppState, FieldError, PartitionsForm, SettingsForm};
 use crate::ui::store::Store;
+use crate::ui::story::RunTimeline;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -34,6 +35,8 @@ pub struct Chrome {
     pub topics: Rc<Vec<(String, u32)>>,
     /// The narration caption: what the last step did and why it matters.
     pub narration: AttrValue,
+    /// The whole run on one axis.
+    pub timeline: Rc<RunTimeline>,
 }
 
 impl Chrome {
@@ -60,6 +63,7 @@ impl Chrome {
                     .collect(),
             ),
             narration: s.narration().into(),
+            timeline: Rc::new(s.run_timeline()),
         }
     }
 }

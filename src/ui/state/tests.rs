@@ -497,3 +497,77 @@ fn next_state_in_rolling_restart_static_stops_at_every_restart_and_return() {
         );
     }
 }
+
+fn markers_of(s: &AppState, kind: &str) -> Vec<(u64, String)> {
+    s.run_timeline()
+        .markers
+        .iter()
+        .filter(|m| m.kind.name() == kind)
+        .map(|m| (m.at_ms, m.who.clone()))
+        .collect()
+}
+
+#[test]
+fn the_run_timeline_shows_the_whole_script_from_the_start() {
+    let s = app();
+    let t = s.run_timeline();
+    assert_eq!((t.end_ms, t.now_ms, t.reached_ms), (40_000, 0, 0));
+    assert_eq!(
+        markers_of(&s, "start"),
+        vec![(0, "A".into()), (0, "B".into()), (0, "C".into())]
+    );
+    assert_eq!(markers_of(&s, "restart"), vec![(20_000, "A".into())]);
+    assert!(markers_of(&s, "rebalance").is_empty(), "none seen yet");
+    let rolling = AppState::new(Some("rolling-restart-static"));
+    assert_eq!(markers_of(&rolling, "restart").len(), 12);
+}
+
+#[test]
+fn seeking_to_a_time_runs_ahead_and_lands_after_its_events() {
+    let s = app().reduce(Msg::SeekMs(20_000));
+    assert_eq!(s.world.now_ms(), 20_000);
+    assert_eq!(s.world.clients()[0].state, crate::sim::ClientState::Down);
+    assert!(s.narration().starts_with("A restarts"), "{}", s.narration());
+    assert_eq!(
+        markers_of(&s, "rebalance").len(),
+        1,
+        "the first rebalance, seen"
+    );
+    let fresh = app().reduce(Msg::SeekMs(28_500));
+    let back = s
+        .reduce(Msg::SeekMs(28_500))
+        .reduce(Msg::SeekMs(6_000))
+        .reduce(Msg::SeekMs(28_500));
+    assert_eq!(back.world.snapshot(), fresh.world.snapshot());
+    assert_eq!(back.run_timeline().reached_ms, 28_500);
+}
+
+#[test]
+fn seeking_back_keeps_the_markers_seen_later() {
+    let s = app().reduce(Msg::SeekMs(10_000)).reduce(Msg::SeekMs(0));
+    assert_eq!(s.world.now_ms(), 0);
+    assert_eq!(markers_of(&s, "rebalance").len(), 1);
+    assert_eq!(s.run_timeline().reached_ms, 10_000);
+}
+
+#[test]
+fn stepping_forward_after_stepping_back_past_a_user_action_takes_it_again() {
+    let s = run(app(), std::iter::repeat_n(Msg::Step, 30));
+    let s = s.reduce(Msg::User(UserAction::crash("B".into())));
+    let s = run(s, std::iter::repeat_n(Msg::Step, 10));
+    let forward = s.world.snapshot();
+    let back = s.reduce(Msg::Seek(20));
+    let again = run(
+        back,
+        std::iter::repeat_n(Msg::Step, (forward.steps - 20) as usize),
+    );
+    assert_eq!(again.world.snapshot(), forward);
+    assert_eq!(
+        markers_of(&again, "crash"),
+        vec![(forward_crash_ms(&again), "B".into())]
+    );
+}
+
+fn forward_crash_ms(s: &AppState) -> u64 {
+    s.user_actions[0].1
+}

@@ -1,0 +1,107 @@
+//! The run timeline (`data-testid="timeline"`): the whole scripted run on
+//! one time axis from the start, with a marker (`timeline-marker`,
+//! `data-kind`, `data-ms`) for each action and for each rebalance, fencing
+//! and removal seen so far. Clicking a marker or the axis jumps there
+//! ([`Msg::SeekMs`]), running ahead as needed. The `Timeline` slider in the
+//! transport bar stays the keyboard's way through the events.
+
+use super::format::format_virtual_time;
+use super::state::Msg;
+use super::story::{Marker, MarkerKind, RunTimeline};
+use std::rc::Rc;
+use web_sys::HtmlElement;
+use yew::prelude::*;
+
+/// Props of [`RunTimelineView`].
+#[derive(Properties, PartialEq)]
+pub struct RunTimelineProps {
+    pub timeline: Rc<RunTimeline>,
+    pub on_msg: Callback<Msg>,
+}
+
+/// `ms` as a percentage of the axis, for a `left:` or `width:` style.
+fn percent(ms: u64, end_ms: u64) -> f64 {
+    (ms.min(end_ms) as f64 / end_ms.max(1) as f64 * 100.0).clamp(0.0, 100.0)
+}
+
+/// A mark for each kind (shape, not only colour).
+fn glyph(kind: MarkerKind) -> &'static str {
+    match kind {
+        MarkerKind::Start => "▲",
+        MarkerKind::Restart => "↻",
+        MarkerKind::Crash => "✕",
+        MarkerKind::Close => "■",
+        MarkerKind::Removed => "−",
+        MarkerKind::Fenced => "⊘",
+        MarkerKind::Rebalance => "◆",
+        MarkerKind::Partitions => "+",
+    }
+}
+
+/// Group events go on the lower lane, actions on the upper one.
+fn lane(kind: MarkerKind) -> &'static str {
+    match kind {
+        MarkerKind::Rebalance | MarkerKind::Fenced | MarkerKind::Removed => "run-lane-group",
+        _ => "run-lane-action",
+    }
+}
+
+fn marker(m: &Marker, t: &RunTimeline, on_msg: &Callback<Msg>) -> Html {
+    let at_ms = m.at_ms;
+    let onclick = on_msg.reform(move |e: MouseEvent| {
+        e.stop_propagation();
+        Msg::SeekMs(at_ms)
+    });
+    let when = format_virtual_time(at_ms);
+    let label = format!("{} at {when}", m.words());
+    let ahead = at_ms > t.reached_ms;
+    html! {
+        <button type="button" class={classes!("run-marker", format!("run-marker-{}", m.kind.name()),
+                                              lane(m.kind), ahead.then_some("run-marker-ahead"))}
+                data-testid="timeline-marker" data-kind={m.kind.name()} data-ms={at_ms.to_string()}
+                style={format!("left: {:.3}%", percent(at_ms, t.end_ms))}
+                aria-label={label.clone()} title={format!("{label}: jump there")} {onclick}>
+            <span aria-hidden="true">{ glyph(m.kind) }</span>
+        </button>
+    }
+}
+
+/// The axis with its markers, where the run stands and how far it has run.
+#[component]
+pub fn RunTimelineView(props: &RunTimelineProps) -> Html {
+    let t = &props.timeline;
+    let axis = use_node_ref();
+    let on_axis = {
+        let (axis, on_msg, end_ms) = (axis.clone(), props.on_msg.clone(), t.end_ms);
+        Callback::from(move |e: MouseEvent| {
+            let Some(el) = axis.cast::<HtmlElement>() else {
+                return;
+            };
+            // The bars inside take no pointer events and the markers stop
+            // theirs, so the offset is from the axis itself.
+            let width = el.client_width();
+            if width <= 0 {
+                return;
+            }
+            let x = (f64::from(e.offset_x()) / f64::from(width)).clamp(0.0, 1.0);
+            on_msg.emit(Msg::SeekMs((x * end_ms as f64).round() as u64));
+        })
+    };
+    html! {
+        <section class="run-timeline" data-testid="timeline" data-end-ms={t.end_ms.to_string()}
+                 aria-label="Whole run by virtual time">
+            <div class="run-axis" ref={axis} onclick={on_axis}
+                 title="The whole run: click a marker or anywhere on the axis to jump to that time">
+                <div class="run-reached" style={format!("width: {:.3}%", percent(t.reached_ms, t.end_ms))}></div>
+                <div class="run-now" style={format!("left: {:.3}%", percent(t.now_ms, t.end_ms))}
+                     aria-hidden="true"></div>
+                { for t.markers.iter().map(|m| marker(m, t, &props.on_msg)) }
+            </div>
+            <div class="run-scale" aria-hidden="true">
+                <span>{ "0 s" }</span>
+                <span class="run-scale-hint">{ "▲ start ↻ restart ✕ crash ■ close ◆ rebalance ⊘ fenced − removed · click to jump" }</span>
+                <span>{ format_virtual_time(t.end_ms) }</span>
+            </div>
+        </section>
+    }
+}
