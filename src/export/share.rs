@@ -35,6 +35,10 @@ pub struct ShareState {
     pub seed: u64,
     /// The position: how many simulation steps from the start.
     pub steps: u64,
+    /// The virtual time shown, when play paused it past the last step's
+    /// event (absent in older links and when it is the step's own time).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at_ms: Option<u64>,
     /// Side-by-side compare mode, when it is on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compare: Option<CompareMode>,

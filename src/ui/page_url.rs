@@ -1,6 +1,7 @@
 //! What the page's address asks for (`spec/ui-contract.md` "URLs"): a
 //! preset, embed mode, a shared scenario; and the app state it opens on.
 
+use super::share_state::open_link;
 use super::state::{AppState, Msg};
 use crate::scenario::presets;
 
@@ -13,6 +14,14 @@ pub struct PageUrl {
     pub embed: bool,
     /// `#s=…`: a shared custom scenario and position.
     pub shared: Option<String>,
+    /// `&theme=light|dark`: overrides the system colour scheme.
+    pub theme: Option<String>,
+    /// `&autoplay=1`: starts playing.
+    pub autoplay: bool,
+    /// `&speed=N`: virtual ms per real second.
+    pub speed: Option<u64>,
+    /// `&controls=0` leaves the embed's transport out.
+    pub controls: bool,
 }
 
 impl PageUrl {
@@ -25,26 +34,54 @@ impl PageUrl {
         let params = web_sys::UrlSearchParams::new_with_str(&search).ok();
         let get = |k: &str| params.as_ref().and_then(|p| p.get(k));
         let hash = location.hash().unwrap_or_default();
-        PageUrl {
+        let on = |k: &str| get(k).is_some_and(|v| v != "0" && v != "false");
+        let url = PageUrl {
             scenario: get("scenario"),
-            embed: get("embed").is_some_and(|v| v != "0" && v != "false"),
+            embed: on("embed"),
             shared: hash.strip_prefix("#s=").map(str::to_string),
+            theme: get("theme").filter(|t| t == "light" || t == "dark"),
+            autoplay: on("autoplay"),
+            speed: get("speed").and_then(|s| s.trim().parse().ok()),
+            controls: get("controls").is_none_or(|v| v != "0" && v != "false"),
+        };
+        url.apply_theme();
+        url
+    }
+
+    /// `&theme=`: `data-theme` on the root element, which the stylesheet's
+    /// colour tokens follow instead of the system's scheme.
+    fn apply_theme(&self) {
+        let root = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.document_element());
+        if let (Some(theme), Some(root)) = (&self.theme, root) {
+            let _ = root.set_attribute("data-theme", theme);
         }
     }
 
-    /// The app as this address opens it: the preset (the default one if
-    /// unknown, with `error-banner` saying so). Shared links (`#s=`) cannot
-    /// be decoded by this version: the page opens the preset and says so,
-    /// never a blank page.
+    /// The app as this address opens it: a shared link (`#s=`) at its
+    /// scenario and position, else the preset (the default one if unknown,
+    /// with `error-banner` saying so). A link that cannot be opened opens
+    /// the preset and says why, never a blank page. `&speed=` and
+    /// `&autoplay=1` apply to whichever opened.
     pub fn initial_state(&self) -> AppState {
-        let mut state = AppState::new(self.scenario.as_deref());
-        if let Some(shared) = &self.shared {
-            let shown: String = shared.chars().take(24).collect();
-            state.update(Msg::ShowError(format!(
-                "This link's scenario (#s={shown}…) cannot be opened by this version of \
-                 GroupScope; showing {} instead.",
-                state.preset.as_deref().unwrap_or(presets::DEFAULT_PRESET)
-            )));
+        let mut state = match self.shared.as_deref().map(open_link) {
+            Some(Ok(state)) => state,
+            Some(Err(e)) => {
+                let mut state = AppState::new(self.scenario.as_deref());
+                state.update(Msg::ShowError(format!(
+                    "This link cannot be opened: {e}. Showing {} instead.",
+                    state.preset.as_deref().unwrap_or(presets::DEFAULT_PRESET)
+                )));
+                state
+            }
+            None => AppState::new(self.scenario.as_deref()),
+        };
+        if let Some(speed) = self.speed {
+            state.update(Msg::SetSpeed(speed));
+        }
+        if self.autoplay && !state.playing {
+            state.update(Msg::TogglePlay);
         }
         state
     }

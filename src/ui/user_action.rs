@@ -133,7 +133,11 @@ pub fn apply_user(world: &mut World, scenario: &ScenarioFile, action: &UserActio
 
 /// A consumer like the scenario's first (timeouts, assignors, version),
 /// with the next free name, subscribed to every topic the world has now.
-fn new_consumer(world: &World, scenario: &ScenarioFile, is_static: bool) -> ConsumerSpec {
+pub(crate) fn new_consumer(
+    world: &World,
+    scenario: &ScenarioFile,
+    is_static: bool,
+) -> ConsumerSpec {
     let name = next_free_name(world);
     let template = scenario.consumers.as_deref().and_then(|c| c.first());
     let floor = if is_static {

@@ -6,6 +6,7 @@ fn preset_state(id: &str) -> ShareState {
         scenario: SharedScenario::Preset(id.to_string()),
         seed: 7,
         steps: 123,
+        at_ms: None,
         compare: None,
     }
 }
@@ -15,6 +16,7 @@ fn custom_state(file: ScenarioFile) -> ShareState {
         scenario: SharedScenario::Custom(Box::new(file)),
         seed: u64::MAX,
         steps: 0,
+        at_ms: None,
         compare: Some(CompareMode::StaticVsDynamic),
     }
 }

@@ -1,0 +1,96 @@
+//! The full view's share bar (issue 11): `Share link`, `Export trace`,
+//! `Export scenario`, `Export Markdown`, `Export Mermaid` and `Import
+//! scenario`. What each makes is decided natively in
+//! [`crate::ui::share_state`]; this module only reads the state when a
+//! button is pressed and talks to the browser ([`browser`]).
+
+pub mod browser;
+mod import_dialog;
+
+use super::share_state::{download, share_fragment, Download};
+use super::state::Msg;
+use super::store::Store;
+use import_dialog::ImportDialog;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+/// The page's address without query or fragment, for links to the full view.
+pub fn page_base() -> String {
+    web_sys::window()
+        .and_then(|w| {
+            let l = w.location();
+            Some(format!("{}{}", l.origin().ok()?, l.pathname().ok()?))
+        })
+        .unwrap_or_default()
+}
+
+/// Props of [`ShareBar`].
+#[derive(Properties, PartialEq)]
+pub struct ShareBarProps {
+    /// The store, read only when a button is pressed.
+    pub store: Store,
+    pub on_msg: Callback<Msg>,
+}
+
+/// The share and export buttons, the import dialog, and after `Share link`
+/// the link itself (selected, to copy by hand where the clipboard is closed)
+/// with a confirmation.
+#[component]
+pub fn ShareBar(props: &ShareBarProps) -> Html {
+    let shared = use_state(|| None::<(String, bool)>);
+    let link_ref = use_node_ref();
+    {
+        let link_ref = link_ref.clone();
+        use_effect_with((*shared).clone(), move |_| {
+            if let Some(input) = link_ref.cast::<HtmlInputElement>() {
+                input.select();
+            }
+        });
+    }
+    let on_share = {
+        let (store, on_msg, shared) = (props.store.clone(), props.on_msg.clone(), shared.clone());
+        Callback::from(move |_: MouseEvent| {
+            let fragment = share_fragment(&store.state());
+            match fragment {
+                Ok(f) => {
+                    let url = format!("{}{f}", page_base());
+                    let copied = browser::copy(&url);
+                    shared.set(Some((url, copied)));
+                }
+                Err(e) => on_msg.emit(Msg::ShowError(format!("Share link: {e}"))),
+            }
+        })
+    };
+    let export = |kind: Download| {
+        let (store, on_msg) = (props.store.clone(), props.on_msg.clone());
+        let onclick = Callback::from(move |_: MouseEvent| {
+            let file = download(&store.state(), kind);
+            if let Err(e) = file.and_then(|f| browser::save(&f)) {
+                on_msg.emit(Msg::ShowError(e));
+            }
+        });
+        html! { <button type="button" class="action share-action" {onclick}>{ kind.label() }</button> }
+    };
+    let close = {
+        let shared = shared.clone();
+        Callback::from(move |_: MouseEvent| shared.set(None))
+    };
+    html! {
+        <div class="share-bar" role="group" aria-label="Share, export and import">
+            <button type="button" class="action share-action share-link" onclick={on_share}>{ "Share link" }</button>
+            { for Download::ALL.into_iter().map(export) }
+            <ImportDialog on_msg={props.on_msg.clone()} />
+            if let Some((url, copied)) = &*shared {
+                <div class="share-result">
+                    <p class="share-confirm" role="status">
+                        { if *copied { "Link copied to the clipboard." } else { "Copy this link:" } }
+                    </p>
+                    <input ref={link_ref} class="share-url" type="text" readonly=true value={url.clone()}
+                           aria-label="Link to this scenario and step" />
+                    <button type="button" class="banner-dismiss" aria-label="Close link" title="Close"
+                            onclick={close}></button>
+                </div>
+            }
+        </div>
+    }
+}

@@ -1,0 +1,345 @@
+//! The session as files and links (issue 11), with no Yew import (tested
+//! natively): the scenario the user is watching *with the actions they
+//! took*, the downloads of the full view (`Export trace`, `Export
+//! scenario`, `Export Markdown`, `Export Mermaid`), `Import scenario`, and
+//! the `#s=` link of `Share link` and `Open full view` — and back.
+//!
+//! The exporters and the link codec live in [`crate::export`]; this module
+//! only turns the app's state into their input. A user's action becomes a
+//! scripted [`ActionStep`] at the virtual ms it happened (an added consumer
+//! a `consumers` entry and a `start`), so the exported scenario replays to
+//! the same world, event for event, as the session did.
+
+use super::state::{check_simulation, AppState, Msg, RUN_AFTER_USER_ACTION_MS};
+use super::user_action::{apply_user, new_consumer, UserAction};
+use crate::export::share::{self, ShareState, SharedScenario};
+use crate::export::{self, import_scenario};
+use crate::scenario::model::{ActionStep, ConsumerSpec, PartitionsSpec};
+use crate::scenario::{self, presets, world_of, ScenarioFile};
+use crate::sim::Action;
+
+/// A shared link is opened at most this many steps in (a tampered link
+/// asking for more does not freeze the tab).
+pub const MAX_OPEN_STEPS: u64 = 200_000;
+
+/// The session as one scenario file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SessionScenario {
+    /// The scenario with the user's actions scripted in.
+    pub file: ScenarioFile,
+    /// When the user acted after the scenario's own `end` had run, that
+    /// `end` is moved past the user's last action; the session counted it
+    /// as a step (this many steps in), the file does not.
+    end_moved_at: Option<u64>,
+}
+
+impl SessionScenario {
+    /// The step of [`Self::file`]'s run that shows what the session showed
+    /// `steps` events in.
+    pub fn position(&self, steps: u64) -> u64 {
+        match self.end_moved_at {
+            Some(at) if steps >= at => steps - 1,
+            _ => steps,
+        }
+    }
+}
+
+/// The scenario being played with the user's recorded actions in it.
+///
+/// Replays the session from its seed (as "step back" does) to read what
+/// each added consumer was given (its name, the topics then), and whether
+/// an action came after the scenario had ended. A session in which the
+/// user created a topic is refused: a scenario file lists its topics from
+/// the start, which would change the run.
+pub fn session_scenario(state: &AppState) -> Result<SessionScenario, String> {
+    let base = &state.scenario;
+    if state.user_actions.is_empty() {
+        return Ok(SessionScenario {
+            file: base.clone(),
+            end_moved_at: None,
+        });
+    }
+    let mut world = world_of(base, base.seed).map_err(|e| e.to_string())?;
+    let scripted_end = base
+        .actions
+        .as_deref()
+        .unwrap_or(&[])
+        .iter()
+        .find(|a| a.end.is_some())
+        .map(|a| a.at_ms);
+    let mut end_moved_at = None;
+    let mut consumers = base.consumers.clone().unwrap_or_default();
+    let mut added = Vec::new();
+    for (at, at_ms, action) in &state.user_actions {
+        while world.steps() < *at && world.step() {}
+        if world.now_ms() < *at_ms {
+            world.run_until(*at_ms, 0);
+        }
+        if world.has_ended() && end_moved_at.is_none() {
+            end_moved_at = scripted_end
+                .filter(|e| world.now_ms() >= *e)
+                .map(|_| world.steps());
+        }
+        let step = match action {
+            UserAction::AddConsumer { is_static } => {
+                let spec: ConsumerSpec = new_consumer(&world, base, *is_static);
+                let start = step_of(*at_ms, &Action::Start(spec.name.clone()));
+                consumers.push(spec);
+                start
+            }
+            UserAction::Act(a) => {
+                if let Action::AddPartitions { topic, .. } = a {
+                    if !base.topics.iter().any(|t| &t.name == topic) {
+                        return Err(format!(
+                            "the session created topic {topic:?}, which a scenario file cannot \
+                             add later; export the scenario before creating it"
+                        ));
+                    }
+                }
+                step_of(*at_ms, a)
+            }
+        };
+        added.push(step);
+        apply_user(&mut world, base, action);
+    }
+    let mut file = base.clone();
+    file.consumers = Some(consumers);
+    // What the preset expected no longer holds once the user acted.
+    file.expect_summary = None;
+    let mut actions: Vec<ActionStep> = file.actions.take().unwrap_or_default();
+    if end_moved_at.is_some() {
+        actions.retain(|a| a.end.is_none());
+    }
+    for a in &mut actions {
+        a.expect_group = None;
+    }
+    // Stable: at the same ms the scenario's own actions ran first (they
+    // were queued first), then the user's in the order taken.
+    actions.extend(added);
+    actions.sort_by_key(|a| a.at_ms);
+    if end_moved_at.is_some() {
+        let last = state.user_actions.last().map_or(0, |(_, ms, _)| *ms);
+        let end_ms = last.saturating_add(RUN_AFTER_USER_ACTION_MS);
+        actions.push(step_of(end_ms, &Action::End));
+    }
+    file.actions = Some(actions);
+    Ok(SessionScenario { file, end_moved_at })
+}
+
+/// The scenario file's step for `action` at `at_ms`.
+fn step_of(at_ms: u64, action: &Action) -> ActionStep {
+    let mut s = ActionStep {
+        at_ms,
+        id: None,
+        start: None,
+        restart: None,
+        down_ms: None,
+        crash: None,
+        close: None,
+        admin_remove: None,
+        add_partitions: None,
+        force_rebalance: None,
+        end: None,
+        expect_group: None,
+    };
+    match action {
+        Action::Start(n) => s.start = Some(n.clone()),
+        Action::Restart { name, down_ms } => {
+            s.restart = Some(name.clone());
+            s.down_ms = Some(*down_ms);
+        }
+        Action::Crash(n) => s.crash = Some(n.clone()),
+        Action::Close(n) => s.close = Some(n.clone()),
+        Action::AdminRemove(names) => s.admin_remove = Some(names.clone()),
+        Action::AddPartitions { topic, partitions } => {
+            s.add_partitions = Some(PartitionsSpec {
+                topic: topic.clone(),
+                partitions: *partitions,
+            })
+        }
+        Action::ForceRebalance => s.force_rebalance = Some(Default::default()),
+        Action::End => s.end = Some(Default::default()),
+    }
+    s
+}
+
+/// What the full view's export buttons download.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Download {
+    /// `Export trace`: NDJSON, the bytes of `groupscope run`.
+    Trace,
+    /// `Export scenario`: re-importable JSON with the user's actions.
+    Scenario,
+    /// `Export Markdown`: the report per generation.
+    Markdown,
+    /// `Export Mermaid`: a `sequenceDiagram`.
+    Mermaid,
+}
+
+impl Download {
+    /// Every download, in the order of the buttons.
+    pub const ALL: [Download; 4] = [
+        Download::Trace,
+        Download::Scenario,
+        Download::Markdown,
+        Download::Mermaid,
+    ];
+
+    /// The button's accessible name (spec/ui-contract.md).
+    pub fn label(self) -> &'static str {
+        match self {
+            Download::Trace => "Export trace",
+            Download::Scenario => "Export scenario",
+            Download::Markdown => "Export Markdown",
+            Download::Mermaid => "Export Mermaid",
+        }
+    }
+
+    fn extension(self) -> &'static str {
+        match self {
+            Download::Trace => "ndjson",
+            Download::Scenario => "json",
+            Download::Markdown => "md",
+            Download::Mermaid => "mmd",
+        }
+    }
+
+    fn mime(self) -> &'static str {
+        match self {
+            Download::Trace => "application/x-ndjson",
+            Download::Scenario => "application/json",
+            Download::Markdown => "text/markdown",
+            Download::Mermaid => "text/plain",
+        }
+    }
+}
+
+/// A file to download: its name, media type and text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileOut {
+    pub name: String,
+    pub mime: &'static str,
+    pub text: String,
+}
+
+/// The file `kind` of the session: the scenario with the user's actions,
+/// run from its seed; an unchanged preset gives what the CLI gives for the
+/// preset's file.
+pub fn download(state: &AppState, kind: Download) -> Result<FileOut, String> {
+    let file = session_scenario(state)?.file;
+    let text = match kind {
+        Download::Trace => export::ndjson(&file, None),
+        Download::Scenario => Ok(scenario::to_json(&file) + "\n"),
+        Download::Markdown => export::markdown(&file, None),
+        Download::Mermaid => export::mermaid(&file, None, None),
+    }
+    .map_err(|e| format!("{}: {e}", kind.label()))?;
+    Ok(FileOut {
+        name: format!("{}.{}", file_stem(state), kind.extension()),
+        mime: kind.mime(),
+        text,
+    })
+}
+
+/// The downloads' file name: the preset's id, else the scenario's name,
+/// kept to letters, digits, `-` and `_`.
+fn file_stem(state: &AppState) -> String {
+    let name = state.preset.as_deref().unwrap_or(&state.scenario.name);
+    let stem: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let stem = stem.trim_matches('-');
+    if stem.is_empty() {
+        "groupscope-scenario".into()
+    } else {
+        stem.chars().take(64).collect()
+    }
+}
+
+/// `Import scenario`: the scenario in `text` as the CLI reads it, or the
+/// message for `error-banner` (naming the JSON path). Protocol scenarios
+/// are refused: the app plays simulation scenarios.
+pub fn import_text(text: &str) -> Result<ScenarioFile, String> {
+    let file = import_scenario(text).map_err(|e| format!("Import scenario: {e}"))?;
+    check_simulation(&file).map_err(|e| {
+        format!("Import scenario: this file cannot be played: {e}. Run it with `groupscope run`.")
+    })?;
+    Ok(file)
+}
+
+/// What `Share link` carries: the preset by id while it is unchanged and
+/// untouched, else the whole scenario with the user's actions; the seed;
+/// the position (steps, and the clock, which play can leave between two
+/// events).
+pub fn share_state(state: &AppState) -> Result<ShareState, String> {
+    Ok(share_state_of(state, &session_scenario(state)?))
+}
+
+/// [`share_state`] with the session's scenario already made (it replays
+/// the session, so a view that shows a link on every step keeps it).
+pub fn share_state_of(state: &AppState, session: &SessionScenario) -> ShareState {
+    let preset = state
+        .preset
+        .as_ref()
+        .filter(|id| presets::preset(id).as_ref() == Some(&session.file));
+    ShareState {
+        scenario: match preset {
+            Some(id) => SharedScenario::Preset(id.clone()),
+            None => SharedScenario::Custom(Box::new(session.file.clone())),
+        },
+        seed: session.file.seed,
+        steps: session.position(state.world.steps()),
+        at_ms: Some(state.world.now_ms()),
+        compare: None,
+    }
+}
+
+/// The `#s=v1.…` fragment of the session now.
+pub fn share_fragment(state: &AppState) -> Result<String, String> {
+    Ok(format!("#s={}", share::encode(&share_state(state)?)))
+}
+
+/// The app a link (`#s=…` or its value) opens: its scenario at its seed,
+/// run to its position (at most [`MAX_OPEN_STEPS`] steps, then its clock),
+/// or why not.
+pub fn open_link(link: &str) -> Result<AppState, String> {
+    let shared = share::decode(link).map_err(|e| e.to_string())?;
+    let mut file = shared
+        .scenario_file()
+        .ok_or_else(|| "the link's scenario is unknown".to_string())?;
+    check_simulation(&file)?;
+    file.seed = shared.seed;
+    let preset = match &shared.scenario {
+        SharedScenario::Preset(id) if file.seed == presets_seed(id) => Some(id.clone()),
+        _ => None,
+    };
+    let mut state = AppState::with_scenario(file, preset);
+    let target = shared.steps.min(MAX_OPEN_STEPS);
+    while state.world.steps() < target {
+        let before = state.world.steps();
+        state.update(Msg::Step);
+        if state.world.steps() == before {
+            break;
+        }
+    }
+    // Play pauses between events: the clock then stands past the step's.
+    if let Some(at_ms) = shared.at_ms.filter(|t| *t > state.world.now_ms()) {
+        state.world.run_until(at_ms, 0);
+    }
+    state.notice = None;
+    Ok(state)
+}
+
+fn presets_seed(id: &str) -> u64 {
+    presets::preset(id).map_or(0, |p| p.seed)
+}
+
+#[cfg(test)]
+mod tests;
