@@ -354,3 +354,30 @@ async fn the_run_timeline_shows_the_script_and_a_marker_click_jumps_there() {
         "the first rebalance, seen on the way"
     );
 }
+
+#[wasm_bindgen_test]
+async fn acting_in_the_past_says_what_was_cut_and_undo_brings_it_back() {
+    let root = mount_app().await;
+    for _ in 0..30 {
+        click(&button(&root, "Step")).await;
+    }
+    for _ in 0..10 {
+        click(&button(&root, "Step back")).await;
+    }
+    let at = ms_of(&root);
+    click(&button(&root, "Crash B")).await;
+    assert!(text_of(&root, "fork-notice").contains("were cut"));
+    click(&button_with_text(&root, "Undo")).await;
+    assert_eq!(ms_of(&root), at);
+    assert!(root
+        .query_selector("[data-testid=fork-notice]")
+        .unwrap()
+        .is_none());
+    let timeline: HtmlInputElement = root
+        .query_selector("input[aria-label=Timeline]")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    assert_eq!(timeline.max(), "30", "the 30 events are back");
+}

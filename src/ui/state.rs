@@ -26,6 +26,7 @@ use crate::coordinator::GroupState;
 use crate::scenario::simulation::world_of;
 use crate::scenario::{self, presets, ScenarioError, ScenarioFile};
 use crate::sim::World;
+use fork::Fork;
 use seen::Seen;
 use std::ops::Range;
 use std::rc::Rc;
@@ -78,6 +79,8 @@ pub enum Msg {
     AddPartitions,
     /// Jump to this many events from the start (the timeline scrubber).
     Seek(u64),
+    /// Brings back the events the last action at a past point cut.
+    Undo,
     /// Jump to virtual time `ms` (the run timeline): after the last event
     /// at or before it, running ahead as needed (bounded).
     SeekMs(u64),
@@ -129,6 +132,8 @@ pub struct AppState {
     applied: usize,
     /// What the run has shown so far, kept when stepping back.
     seen: Seen,
+    /// Branches cut by actions taken at a past point, newest last (`Undo`).
+    forks: Vec<Fork>,
 }
 
 impl AppState {
@@ -175,6 +180,7 @@ impl AppState {
             narrated: 0..0,
             applied: 0,
             seen: Seen::default(),
+            forks: Vec::new(),
         }
     }
 
@@ -230,6 +236,7 @@ impl AppState {
                 self.playing = false;
                 self.seek(steps);
             }
+            Msg::Undo => self.undo(),
             Msg::SeekMs(ms) => {
                 self.playing = false;
                 self.seek_ms(ms);
@@ -370,7 +377,9 @@ impl AppState {
             return;
         }
         let at = self.world.steps();
-        // A new branch of history: later recorded actions and checkpoints are void.
+        self.keep_fork();
+        // A new branch of history: later recorded actions and checkpoints are
+        // void (the fork kept above brings them back on `Undo`).
         self.user_actions.retain(|(s, _, _)| *s <= at);
         self.checkpoints.retain(|c| c.steps() <= at);
         self.max_steps = at;
@@ -487,6 +496,7 @@ pub fn parse_playable(text: &str) -> Result<ScenarioFile, String> {
     Ok(s)
 }
 
+mod fork;
 mod replay;
 mod seen;
 #[cfg(test)]

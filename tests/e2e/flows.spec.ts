@@ -382,3 +382,26 @@ test("the timeline shows the whole run with its markers; clicking one jumps ther
   await page.screenshot({ path: `${SHOTS}/timeline-rolling-static-1280x800.png` });
   expect(problems).toEqual([]);
 });
+
+test("acting at a past point cuts the later events, says so, and Undo brings them back", async ({ page }) => {
+  const problems = watchProblems(page);
+  await page.goto("/?scenario=kip345-restart");
+  await page.getByTestId("timeline").locator('[data-testid="timeline-marker"][data-kind="restart"]').click();
+  expect(await virtualMs(page)).toBe(20_000);
+  const timeline = page.getByRole("slider", { name: "Timeline" });
+  const reached = await timeline.getAttribute("max");
+  for (let i = 0; i < 5; i++) await button(page, "Step back").click();
+  const at = await virtualMs(page);
+  await button(page, "Crash B").click();
+  const notice = page.getByTestId("fork-notice");
+  await expect(notice).toContainText("were cut");
+  await expect(notice).toContainText("Undo brings them back");
+  await expect(page.locator('[data-testid="member"][data-name="B"]')).toHaveAttribute("data-client-state", "down");
+  await page.screenshot({ path: `${SHOTS}/fork-undo-1280.png` });
+  await button(page, "Undo").click();
+  expect(await virtualMs(page)).toBe(at);
+  await expect(notice).toHaveCount(0);
+  await expect(timeline).toHaveAttribute("max", reached!);
+  await expect(page.locator('[data-testid="member"][data-name="B"]')).not.toHaveAttribute("data-client-state", "down");
+  expect(problems).toEqual([]);
+});

@@ -9,6 +9,7 @@
 
 mod brand;
 mod embed_page;
+mod fork_notice;
 mod group_panel;
 mod group_summary;
 mod narration_caption;
@@ -34,6 +35,7 @@ use super::state::Msg;
 use super::store::{use_play_clock, use_shortcuts, Store};
 use super::transport::Transport;
 use brand::Brand;
+use fork_notice::ForkNotice;
 use group_panel::GroupPanel;
 use narration_caption::NarrationCaption;
 use page_views::{use_page_views, PageViews};
@@ -123,9 +125,12 @@ fn transport(page: &PageViews, on_msg: &Callback<Msg>) -> Html {
 fn status_line(page: &PageViews, on_msg: &Callback<Msg>) -> Html {
     let chrome = &page.chrome;
     html! {
+        <>
+        <ForkNotice text={chrome.fork_notice.clone()} on_msg={on_msg.clone()} />
         <StatusLine hint={preset_hint(chrome.preset.as_deref())} notice={chrome.notice.clone()}
                     error={chrome.error.clone()} settings_error={chrome.settings_error.clone()}
                     partitions_error={chrome.partitions_error.clone()} on_msg={on_msg.clone()} />
+        </>
     }
 }
 

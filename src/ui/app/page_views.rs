@@ -37,6 +37,8 @@ pub struct Chrome {
     pub narration: AttrValue,
     /// The whole run on one axis.
     pub timeline: Rc<RunTimeline>,
+    /// What an action at a past point cut, while `Undo` can bring it back.
+    pub fork_notice: Option<String>,
 }
 
 impl Chrome {
@@ -64,6 +66,7 @@ impl Chrome {
             ),
             narration: s.narration().into(),
             timeline: Rc::new(s.run_timeline()),
+            fork_notice: s.fork_notice(),
         }
     }
 }

@@ -571,3 +571,75 @@ fn stepping_forward_after_stepping_back_past_a_user_action_takes_it_again() {
 fn forward_crash_ms(s: &AppState) -> u64 {
     s.user_actions[0].1
 }
+
+#[test]
+fn an_action_at_the_live_edge_cuts_nothing_and_offers_no_undo() {
+    let s = run(app(), std::iter::repeat_n(Msg::Step, 20));
+    let s = s.reduce(Msg::User(UserAction::crash("B".into())));
+    assert_eq!(s.fork_notice(), None);
+    let s = s.reduce(Msg::Undo);
+    assert_eq!(
+        s.notice.as_deref(),
+        Some("Nothing to undo: no action has cut later events.")
+    );
+    assert_eq!(s.world.clients()[1].state, crate::sim::ClientState::Down);
+}
+
+#[test]
+fn acting_at_a_past_point_keeps_the_cut_future_and_undo_brings_it_back() {
+    let end = app().reduce(Msg::SeekMs(40_000));
+    let (end_snapshot, end_steps) = (end.world.snapshot(), end.max_steps);
+    let past = end.reduce(Msg::Seek(20));
+    let at_20 = past.world.snapshot();
+    let forked = past.reduce(Msg::User(UserAction::crash("A".into())));
+    assert!(forked.max_steps < end_steps, "the later events were cut");
+    assert_eq!(
+        forked.fork_notice(),
+        Some(format!(
+            "You acted at {}, in the past of this run: the {} events after it (up to 40.000 s) were cut and a new branch began. Undo brings them back.",
+            crate::ui::format::format_virtual_time(at_20.now_ms),
+            end_steps - 20
+        ))
+    );
+    assert!(markers_of(&forked, "restart").len() == 1);
+    assert!(
+        forked.run_timeline().reached_ms < 10_000,
+        "what was seen later is cut"
+    );
+    let undone = forked.reduce(Msg::Step).reduce(Msg::Undo);
+    assert_eq!(
+        undone.world.snapshot(),
+        at_20,
+        "back where the action was taken"
+    );
+    assert_eq!(undone.max_steps, end_steps);
+    assert_eq!(undone.fork_notice(), None);
+    assert!(undone
+        .notice
+        .as_deref()
+        .unwrap()
+        .starts_with("Undone: back at"));
+    assert_eq!(undone.run_timeline().reached_ms, 40_000);
+    assert!(markers_of(&undone, "crash").is_empty());
+    let again = undone.reduce(Msg::Seek(end_steps));
+    assert_eq!(again.world.snapshot(), end_snapshot, "the whole cut future");
+}
+
+#[test]
+fn two_forks_undo_one_at_a_time() {
+    let s = app().reduce(Msg::SeekMs(30_000)).reduce(Msg::Seek(40));
+    let s = s.reduce(Msg::User(UserAction::crash("B".into())));
+    let s = run(s, std::iter::repeat_n(Msg::Step, 30)).reduce(Msg::Seek(45));
+    let at_45 = s.world.snapshot();
+    let s = s.reduce(Msg::User(UserAction::close("C".into())));
+    let s = s.reduce(Msg::Undo);
+    assert_eq!(s.world.snapshot(), at_45);
+    assert!(
+        s.fork_notice().is_some(),
+        "the first fork can still be undone"
+    );
+    let s = s.reduce(Msg::Undo);
+    assert_eq!(s.world.steps(), 40);
+    assert!(s.user_actions.is_empty());
+    assert_eq!(s.fork_notice(), None);
+}
