@@ -21,7 +21,8 @@ pub struct EmbedConsumersProps {
 }
 
 /// One line per consumer: its colour, name, kind and client state, and
-/// the three buttons a docs reader needs to make something happen.
+/// the three buttons a docs reader needs to make something happen. Not a
+/// `member` card (the contract's cards are the full view's).
 #[component]
 pub fn EmbedConsumers(props: &EmbedConsumersProps) -> Html {
     let row = |c: &crate::sim::snapshot::ConsumerView| {
@@ -38,8 +39,7 @@ pub fn EmbedConsumers(props: &EmbedConsumersProps) -> Html {
         html! {
             <li key={c.name.clone()}
                 class={classes!("embed-member", consumer_classes(c.index), format!("client-{}", c.state.name()))}
-                data-testid="member" data-name={c.name.clone()} data-member-id={c.member_id.clone()}
-                data-static={is_static.to_string()} data-client-state={c.state.name()}>
+                data-name={c.name.clone()} data-static={is_static.to_string()} data-client-state={c.state.name()}>
                 <span class="swatch" aria-hidden="true"></span>
                 <span class="embed-member-name">{ &c.name }</span>
                 <span class="embed-member-kind">{ if is_static { "static" } else { "dynamic" } }</span>

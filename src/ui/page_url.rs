@@ -70,7 +70,7 @@ impl PageUrl {
             Some(Err(e)) => {
                 let mut state = AppState::new(self.scenario.as_deref());
                 state.update(Msg::ShowError(format!(
-                    "This link cannot be opened: {e}. Showing {} instead.",
+                    "This link (#s=…) cannot be opened: {e}. Showing {} instead.",
                     state.preset.as_deref().unwrap_or(presets::DEFAULT_PRESET)
                 )));
                 state

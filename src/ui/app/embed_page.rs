@@ -1,7 +1,7 @@
 //! `?embed=1` (spec/ui-contract.md "URLs"): the page for documentation
 //! iframes. The scenario's title and `Open full view`, the transport, the
-//! narration, then the group (state diagram) beside the static map, the
-//! consumers with Restart / Crash / Start, and the assignment grid; no
+//! narration, then the group (state diagram) and the assignment grid beside
+//! the static map and the consumers with Restart / Crash / Start; no
 //! adding of consumers, settings, import, event log or message flow. The
 //! stylesheet fits it in 800×600 without scrolling.
 
@@ -42,14 +42,16 @@ pub fn embed_page(page: &PageViews, on_msg: &Callback<Msg>, store: &Store, contr
             <super::NarrationCaption text={chrome.narration.clone()} />
             { status_line(page, on_msg) }
             <main class="layout embed-layout">
-                <div class="column column-left">{ group_panel(page) }</div>
+                <div class="column column-left">
+                    { group_panel(page) }
+                    <Panel title="Assignment" hint="topic × partition" class="panel-assignment">
+                        <AssignmentGrid snap={Rc::clone(&page.snap)} />
+                    </Panel>
+                </div>
                 <div class="column column-right">
                     { instances_panel(page) }
                     <Panel title="Consumers" class="panel-consumers">
                         <EmbedConsumers snap={Rc::clone(&page.snap)} on_action={on_msg.reform(Msg::User)} />
-                    </Panel>
-                    <Panel title="Assignment" hint="topic × partition" class="panel-assignment">
-                        <AssignmentGrid snap={Rc::clone(&page.snap)} />
                     </Panel>
                 </div>
             </main>

@@ -1,0 +1,199 @@
+// Issue 11 in a real browser, through spec/ui-contract.md: the exports
+// download what the CLI writes, a share link reopens the same step, a bad
+// link or a bad import leaves the page usable with error-banner, and the
+// embed fits an 800×600 iframe with its `Open full view` link.
+import { expect, test, type Page } from "@playwright/test";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { watchProblems } from "./problems";
+
+const SHOTS = "../../target/e2e";
+const REPO = "../..";
+
+const button = (page: Page, name: string) => page.getByRole("button", { name, exact: true });
+
+/** The read-outs a learner compares: state, generation, virtual time. */
+async function readOuts(page: Page) {
+  return {
+    state: await page.getByTestId("group-state").textContent(),
+    generation: await page.getByTestId("generation").textContent(),
+    ms: await page.getByTestId("virtual-time").getAttribute("data-ms"),
+  };
+}
+
+async function downloadText(page: Page, name: string): Promise<{ file: string; text: string }> {
+  const [download] = await Promise.all([page.waitForEvent("download"), button(page, name).click()]);
+  const path = await download.path();
+  return { file: download.suggestedFilename(), text: readFileSync(path!, "utf8") };
+}
+
+test("Export trace of kip345-restart downloads the bytes of `groupscope run`", async ({ page }) => {
+  test.setTimeout(600_000);
+  const problems = watchProblems(page);
+  // The CLI itself (cargo rebuilds it first if the sources changed).
+  const cli = execFileSync(
+    "cargo",
+    ["run", "--quiet", "--release", "--bin", "groupscope", "--", "run", "static/scenarios/kip345-restart.json"],
+    { cwd: REPO, encoding: "utf8", maxBuffer: 64 << 20 },
+  );
+  await page.goto("/?scenario=kip345-restart");
+  await expect(page.getByTestId("group-state")).toHaveText("Empty");
+  await button(page, "Step").click();
+  const { file, text } = await downloadText(page, "Export trace");
+  expect(file).toBe("kip345-restart.ndjson");
+  expect(text.length).toBeGreaterThan(1000);
+  expect(text === cli).toBe(true);
+  expect(problems).toEqual([]);
+});
+
+test("Export scenario carries the user's restart; Markdown and Mermaid download", async ({ page }) => {
+  await page.goto("/?scenario=kip345-restart");
+  for (let i = 0; i < 12; i++) await button(page, "Next state").click();
+  await button(page, "Restart B").click();
+  const scenario = await downloadText(page, "Export scenario");
+  expect(scenario.file).toBe("kip345-restart.json");
+  const json = JSON.parse(scenario.text);
+  expect(json.actions.some((a: { restart?: string }) => a.restart === "B")).toBe(true);
+  const md = await downloadText(page, "Export Markdown");
+  expect(md.file).toBe("kip345-restart.md");
+  const mmd = await downloadText(page, "Export Mermaid");
+  expect(mmd.text.startsWith("sequenceDiagram")).toBe(true);
+});
+
+test("a share link reopens the same scenario at the same step with the same read-outs", async ({ page, context }) => {
+  const problems = watchProblems(page);
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.goto("/?scenario=kip345-restart");
+  for (let i = 0; i < 6; i++) await button(page, "Next state").click();
+  await button(page, "Restart C").click();
+  for (let i = 0; i < 4; i++) await button(page, "Step").click();
+  const before = await readOuts(page);
+  const members = await page.getByTestId("member").evaluateAll((m) =>
+    m.map((e) => `${e.getAttribute("data-name")}:${e.getAttribute("data-member-id")}:${e.getAttribute("data-client-state")}`),
+  );
+
+  await button(page, "Share link").click();
+  await expect(page.getByRole("status").filter({ hasText: "Link copied" })).toBeVisible();
+  const url = await page.getByRole("textbox", { name: "Link to this scenario and step" }).inputValue();
+  expect(url).toMatch(/#s=v1\./);
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
+
+  await page.goto("about:blank");
+  await page.goto(url);
+  await expect(page.getByTestId("virtual-time")).toHaveAttribute("data-ms", before.ms!);
+  expect(await readOuts(page)).toEqual(before);
+  const after = await page.getByTestId("member").evaluateAll((m) =>
+    m.map((e) => `${e.getAttribute("data-name")}:${e.getAttribute("data-member-id")}:${e.getAttribute("data-client-state")}`),
+  );
+  expect(after).toEqual(members);
+  await expect(page.getByTestId("error-banner")).toHaveCount(0);
+  expect(problems).toEqual([]);
+});
+
+test("a corrupted #s= link opens the default scenario with error-banner", async ({ page }) => {
+  await page.goto("/#s=v1.eJzLSM3JyQcABiwCFQ-broken");
+  await expect(page.getByTestId("error-banner")).toContainText("cannot be opened");
+  await expect(page.getByTestId("group-state")).toHaveText("Empty");
+  await expect(page.getByRole("combobox", { name: "Scenario" })).toHaveValue("kip345-restart");
+});
+
+test("importing a bad file names the JSON path and keeps the session", async ({ page }) => {
+  await page.goto("/?scenario=scale-out");
+  for (let i = 0; i < 5; i++) await button(page, "Step").click();
+  const before = await readOuts(page);
+
+  await button(page, "Import scenario").click();
+  const dialog = page.getByRole("dialog", { name: "Import a scenario" });
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel("Scenario file").setInputFiles({
+    name: "bad.json",
+    mimeType: "application/json",
+    buffer: Buffer.from('{"topics":[{"name":"t","partitions":"nine"}],"actions":[]}'),
+  });
+  await expect(page.getByTestId("error-banner")).toContainText("topics[0].partitions");
+  await page.keyboard.press("Escape");
+  expect(await readOuts(page)).toEqual(before);
+
+  // A protocol scenario is refused with a clear message.
+  await button(page, "Import scenario").click();
+  await dialog.getByLabel("Scenario JSON").fill('{"requests":[]}');
+  await dialog.getByRole("button", { name: "Import", exact: true }).click();
+  await expect(page.getByTestId("error-banner")).toContainText("protocol scenario");
+
+  // A good one (pasted) replaces the session.
+  const good = readFileSync(`${REPO}/static/scenarios/mixed-group.json`, "utf8");
+  await dialog.getByLabel("Scenario JSON").fill(good);
+  await dialog.getByRole("button", { name: "Import", exact: true }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId("virtual-time")).toHaveAttribute("data-ms", "0");
+  await expect(page.getByTestId("error-banner")).toHaveCount(0);
+});
+
+test("the embed fits 800×600 without scrolling and links to the full view", async ({ page }) => {
+  const problems = watchProblems(page);
+  await page.setViewportSize({ width: 800, height: 600 });
+  await page.goto("/?scenario=rolling-restart-static&embed=1&theme=light");
+  await expect(page.getByTestId("group-state")).toHaveText("Empty");
+  await expect(page.getByTestId("narration")).toBeVisible();
+  await expect(page.getByTestId("state-diagram")).toBeVisible();
+  await expect(page.getByTestId("instance-map")).toBeVisible();
+  await expect(page.getByTestId("assignment")).toBeVisible();
+  // Twelve consumers, each with its three buttons (the last scrolls into view in its column).
+  for (const name of ["app-0", "app-11"]) {
+    for (const verb of ["Restart", "Crash", "Start"]) await expect(button(page, `${verb} ${name}`)).toHaveCount(1);
+  }
+  await expect(button(page, "Start app-0")).toBeVisible();
+  for (const gone of ["Add static consumer", "Import scenario", "Export trace"]) {
+    await expect(button(page, gone)).toHaveCount(0);
+  }
+  await expect(page.getByTestId("event-log")).toHaveCount(0);
+  for (let i = 0; i < 8; i++) await button(page, "Next state").click();
+  const fits = await page.evaluate(() => document.scrollingElement!.scrollHeight <= window.innerHeight);
+  expect(fits).toBe(true);
+  const link = page.getByRole("link", { name: "Open full view" });
+  await expect(link).toBeVisible();
+  const href = (await link.getAttribute("href"))!;
+  expect(href).toMatch(/#s=v1\./);
+  expect(href).not.toContain("embed=1");
+  await page.screenshot({ path: `${SHOTS}/embed-800x600.png` });
+
+  const before = await readOuts(page);
+  await page.goto(href);
+  await expect(page.getByTestId("virtual-time")).toHaveAttribute("data-ms", before.ms!);
+  expect(await readOuts(page)).toEqual(before);
+  await expect(page.getByRole("button", { name: "Add static consumer" })).toBeVisible();
+  expect(problems).toEqual([]);
+});
+
+test("embed options: theme overrides the system scheme, autoplay plays at the given speed", async ({ page }) => {
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.setViewportSize({ width: 800, height: 600 });
+  await page.goto("/?scenario=kip345-restart&embed=1&theme=dark&autoplay=1&speed=20000");
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+  const bg = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+  expect(bg).toBe("rgb(14, 19, 26)");
+  await expect(button(page, "Pause")).toBeVisible();
+  await expect(page.getByRole("slider", { name: "Speed" })).toHaveValue("20000");
+  await expect
+    .poll(async () => Number(await page.getByTestId("virtual-time").getAttribute("data-ms")))
+    .toBeGreaterThan(0);
+});
+
+test("embed-example.html shows two working demos that fit 800×600", async ({ page }) => {
+  await page.setViewportSize({ width: 1700, height: 1000 });
+  await page.goto("/embed-example.html");
+  const frames = page.locator("iframe");
+  await expect(frames).toHaveCount(2);
+  for (let i = 0; i < 2; i++) {
+    const frame = page.frameLocator("iframe").nth(i);
+    await expect(frame.getByTestId("group-state")).toHaveText("Empty");
+    await expect(frame.getByRole("link", { name: "Open full view" })).toBeVisible();
+    await frame.getByRole("button", { name: "Next state", exact: true }).click();
+    const box = await frames.nth(i).boundingBox();
+    expect([box!.width, box!.height]).toEqual([802, 602]);
+  }
+  for (const f of page.frames().filter((f) => f !== page.mainFrame())) {
+    expect(await f.evaluate(() => document.scrollingElement!.scrollHeight <= window.innerHeight)).toBe(true);
+  }
+  await page.screenshot({ path: `${SHOTS}/embed-example.png` });
+});
