@@ -197,3 +197,15 @@ test("embed-example.html shows two working demos that fit 800×600", async ({ pa
   }
   await page.screenshot({ path: `${SHOTS}/embed-example.png` });
 });
+
+test("in a 640×420 docs column the embed scrolls inside its frame, never the page", async ({ page }) => {
+  await page.setViewportSize({ width: 640, height: 420 });
+  await page.goto("/?scenario=kip345-restart&embed=1");
+  await expect(page.getByTestId("group-state")).toHaveText("Empty");
+  await expect(page.getByRole("link", { name: "Open full view" })).toBeVisible();
+  await expect(button(page, "Step")).toBeVisible();
+  expect(await page.evaluate(() => document.scrollingElement!.scrollHeight <= window.innerHeight)).toBe(true);
+  await page.getByTestId("assignment").scrollIntoViewIfNeeded();
+  await expect(page.getByTestId("assignment")).toBeInViewport();
+  await expect(button(page, "Restart A")).toHaveCount(1);
+});
