@@ -381,3 +381,25 @@ async fn acting_in_the_past_says_what_was_cut_and_undo_brings_it_back() {
         .unwrap();
     assert_eq!(timeline.max(), "30", "the 30 events are back");
 }
+
+#[wasm_bindgen_test]
+async fn cards_say_static_with_the_instance_id_or_dynamic_in_words() {
+    let root = mount_app().await;
+    click(&button_with_text(&root, "Add dynamic consumer")).await;
+    let cards = members(&root);
+    let line = |m: &Element| {
+        m.query_selector(".member-kind-line")
+            .unwrap()
+            .unwrap()
+            .text_content()
+            .unwrap()
+    };
+    assert_eq!(line(&cards[0]), "static · group.instance.id=A");
+    assert_eq!(
+        cards[0].get_attribute("data-static").as_deref(),
+        Some("true")
+    );
+    let d = cards.last().unwrap();
+    assert_eq!(line(d), "dynamic");
+    assert_eq!(d.get_attribute("data-static").as_deref(), Some("false"));
+}

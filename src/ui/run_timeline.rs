@@ -89,7 +89,7 @@ pub fn RunTimelineView(props: &RunTimelineProps) -> Html {
     };
     html! {
         <section class="run-timeline" data-testid="timeline" data-end-ms={t.end_ms.to_string()}
-                 aria-label="Whole run by virtual time">
+                 aria-label="Whole run">
             <div class="run-axis" ref={axis} onclick={on_axis}
                  title="The whole run: click a marker or anywhere on the axis to jump to that time">
                 <div class="run-reached" style={format!("width: {:.3}%", percent(t.reached_ms, t.end_ms))}></div>

@@ -405,3 +405,15 @@ test("acting at a past point cuts the later events, says so, and Undo brings the
   await expect(page.locator('[data-testid="member"][data-name="B"]')).not.toHaveAttribute("data-client-state", "down");
   expect(problems).toEqual([]);
 });
+
+test("cards say static with their group.instance.id, or dynamic, in words", async ({ page }) => {
+  await page.goto("/?scenario=mixed-group");
+  const cards = page.getByTestId("member");
+  const statics = page.locator('[data-testid="member"][data-static="true"]');
+  const dynamics = page.locator('[data-testid="member"][data-static="false"]');
+  expect(await cards.count()).toBe((await statics.count()) + (await dynamics.count()));
+  expect(await statics.count()).toBeGreaterThan(0);
+  expect(await dynamics.count()).toBeGreaterThan(0);
+  await expect(statics.first()).toContainText(/static · group\.instance\.id=\S+/);
+  await expect(dynamics.first()).toContainText("dynamic");
+});

@@ -37,6 +37,7 @@ pub fn ConsumerCard(props: &ConsumerCardProps) -> Html {
                  data-static={is_static.to_string()} data-client-state={c.state.name()}
                  aria-label={format!("Consumer {}", c.name)}>
             { head(props) }
+            <p class="member-kind-line">{ kind_words(c) }</p>
             { facts(c) }
             <Timers view={c.clone()} now_ms={props.now_ms} />
             { actions(props) }
@@ -87,28 +88,43 @@ fn head(props: &ConsumerCardProps) -> Html {
     }
 }
 
-/// Static (a pin, its `group.instance.id` on hover) or dynamic (a dash).
+/// The mark beside the name: a pin (static) or a dashed ring (dynamic);
+/// the kind is said in words on the line below ([`kind_words`]).
 fn kind(c: &ConsumerView) -> Html {
     match &c.instance_id {
-        Some(iid) => html! {
-            <span class="kind kind-static" title={format!("static member: group.instance.id = {iid}")}>
-                <svg class="pin-mark" viewBox="0 0 12 12" aria-hidden="true">
+        Some(_) => html! {
+            <span class="kind kind-static" aria-hidden="true">
+                <svg class="pin-mark" viewBox="0 0 12 12">
                     <circle cx="6" cy="4.2" r="3.2" /><path d="M6 7.2 L6 11.5" />
                 </svg>
-                <span class="sr-only">{ "static" }</span>
             </span>
         },
         None => html! {
-            <span class="kind kind-dynamic" title="dynamic member: no group.instance.id">
-                <span class="dash-mark" aria-hidden="true"></span>
-                <span class="sr-only">{ "dynamic" }</span>
+            <span class="kind kind-dynamic" aria-hidden="true">
+                <span class="dash-mark"></span>
             </span>
         },
     }
 }
 
-/// `member.id` (with a fatal error struck through), the instance id when it
-/// is not the name, and the partitions it owns.
+/// "static · group.instance.id=A" or "dynamic", in words on every card.
+fn kind_words(c: &ConsumerView) -> Html {
+    match &c.instance_id {
+        Some(iid) => html! {
+            <>
+                <span class="kind-word kind-word-static">{ "static" }</span>
+                { " · " }
+                <code class="kind-iid">{ format!("group.instance.id={iid}") }</code>
+            </>
+        },
+        None => html! {
+            <span class="kind-word kind-word-dynamic">{ "dynamic" }</span>
+        },
+    }
+}
+
+/// `member.id` (with a fatal error struck through) and the partitions it
+/// owns (the instance id is on the kind line above).
 fn facts(c: &ConsumerView) -> Html {
     let owned = partition_ranges(&c.owned);
     html! {
@@ -126,12 +142,6 @@ fn facts(c: &ConsumerView) -> Html {
                     }
                 </dd>
             </div>
-            if let Some(iid) = c.instance_id.as_ref().filter(|i| **i != c.name) {
-                <div>
-                    <dt><code>{ "group.instance.id" }</code></dt>
-                    <dd><code>{ iid }</code></dd>
-                </div>
-            }
             <div>
                 <dt>{ "owns" }</dt>
                 <dd class="owned" title={owned.clone()}>
