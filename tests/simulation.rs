@@ -637,3 +637,48 @@ fn t40_contrast_a_restart_past_the_session_splits_the_partitions_between_the_oth
         split(&[0, 1, 2], &[3, 4, 5], &[6, 7, 8])
     );
 }
+
+/// The metrics add up, in every preset: each move is one loss and at most
+/// one gain; the per-consumer unavailable times plus the no-owner time are
+/// the total, and so are the per-partition ones.
+#[test]
+fn the_metrics_of_every_preset_add_up() {
+    for id in groupscope::scenario::presets::ids() {
+        let file = groupscope::scenario::presets::preset(id).unwrap();
+        let mut world = world_of(&file, file.seed).unwrap();
+        while world.step() {}
+        let m = world.metrics();
+        let lost: u64 = m.per_consumer.values().map(|c| c.partitions_lost).sum();
+        let gained: u64 = m.per_consumer.values().map(|c| c.partitions_gained).sum();
+        assert_eq!(
+            lost, m.partition_moves,
+            "{id}: every move loses a partition"
+        );
+        assert!(gained <= m.partition_moves, "{id}");
+        if ["rolling-restart-dynamic", "scale-out", "mixed-group"].contains(&id) {
+            // Here every partition that moves has a new owner.
+            assert_eq!(gained, lost, "{id}: every move is also a gain");
+        }
+        let per_consumer: u64 = m.per_consumer.values().map(|c| c.unavailable_ms).sum();
+        assert_eq!(
+            per_consumer + m.unassigned_unavailable_ms,
+            m.partition_unavailable_ms,
+            "{id}: per consumer + no owner = total"
+        );
+        let per_partition: u64 = m.per_partition_unavailable_ms.values().flatten().sum();
+        assert_eq!(
+            per_partition, m.partition_unavailable_ms,
+            "{id}: per partition = total"
+        );
+        for (topic, times) in &m.per_partition_unavailable_ms {
+            for (i, &ms) in times.iter().enumerate() {
+                let p = groupscope::ids::TopicPartition::new(topic.clone(), i as u32);
+                assert_eq!(m.unavailable_ms(&p), ms, "{id}: {p}");
+            }
+        }
+        assert!(
+            m.startup_unavailable_ms <= m.partition_unavailable_ms,
+            "{id}"
+        );
+    }
+}
