@@ -65,8 +65,7 @@ fn a_heartbeat_step_says_nothing_you_see_changes() {
     });
     for _ in 0..20 {
         s = s.reduce(Msg::Step);
-        if s.world.log_since(0).len() == s.world.log().len() && s.narration().contains("Heartbeat")
-        {
+        if s.narration().contains("Heartbeat") {
             break;
         }
     }

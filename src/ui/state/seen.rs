@@ -41,20 +41,13 @@ impl Seen {
         self.reached_ms = self.reached_ms.max(world.now_ms());
     }
 
-    /// Forgets what was seen after `world`'s present (a new branch starts).
-    /// Returns what was cut.
-    pub(super) fn cut(&mut self, world: &World) -> Seen {
+    /// Forgets what was seen after `world`'s present (a new branch starts;
+    /// the fork kept for `Undo` holds what it was).
+    pub(super) fn cut(&mut self, world: &World) {
         let at = world.log().len();
-        let later = self.markers.iter().filter(|(i, _)| *i >= at).cloned();
-        let cut = Seen {
-            markers: later.collect(),
-            log_len: self.log_len,
-            reached_ms: self.reached_ms,
-        };
         self.markers.retain(|(i, _)| *i < at);
         self.log_len = at;
         self.reached_ms = world.now_ms();
-        cut
     }
 }
 
