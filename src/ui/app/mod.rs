@@ -17,6 +17,7 @@ mod page_views;
 mod status_line;
 
 use super::add_partitions::AddPartitions;
+use super::break_even::BreakEven;
 use super::assignment::AssignmentGrid;
 use super::consumers::Consumers;
 use super::event_log::EventLog;
@@ -106,6 +107,7 @@ fn full_page(page: &PageViews, on_msg: &Callback<Msg>, store: &Store) -> Html {
                     </Panel>
                     <Panel title="Metrics" hint="what rebalancing cost" class="panel-metrics">
                         <MetricsPanel snap={Rc::clone(snap)} />
+                        <BreakEven scenario={Rc::clone(&chrome.scenario)} />
                     </Panel>
                 </div>
             </main>

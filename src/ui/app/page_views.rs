@@ -5,6 +5,7 @@
 //! them), so a panel whose view did not change is not rebuilt.
 
 use crate::coordinator::GroupState;
+use crate::scenario::ScenarioFile;
 use crate::sim::snapshot::MessageView;
 use crate::sim::Snapshot;
 use crate::ui::event_log::{recent_log_views, LogView};
@@ -39,6 +40,8 @@ pub struct Chrome {
     pub timeline: Rc<RunTimeline>,
     /// What an action at a past point cut, while `Undo` can bring it back.
     pub fork_notice: Option<String>,
+    /// The scenario playing (the break-even explorer sweeps it).
+    pub scenario: Rc<ScenarioFile>,
 }
 
 impl Chrome {
@@ -49,6 +52,7 @@ impl Chrome {
             max_steps: s.max_steps,
             preset: s.preset.clone().map(AttrValue::from),
             description: s.scenario.description.clone().unwrap_or_default().into(),
+            scenario: Rc::new(s.scenario.clone()),
             error: s.error.clone(),
             settings_draft: s.settings_draft.clone(),
             settings_error: s.settings_error.clone(),

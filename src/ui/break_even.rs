@@ -1,0 +1,141 @@
+//! The break-even explorer: a button (`Break-even explorer`) that opens a
+//! chart (`data-testid="break-even"`) of what restarts cost static and
+//! dynamic members over restart duration, computed by the real simulator
+//! in the browser ([`crate::scenario::sweep`]), one duration per frame so
+//! the page never freezes, with the progress shown.
+
+use super::break_even_chart::{chart, durations, summary, Chart, HEIGHT, WIDTH};
+use crate::scenario::model::ScenarioFile;
+use crate::scenario::sweep::{break_even, SweepPoint};
+use gloo_timers::callback::Timeout;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// Props of [`BreakEven`].
+#[derive(Properties, PartialEq)]
+pub struct BreakEvenProps {
+    /// The scenario to sweep (the one playing).
+    pub scenario: Rc<ScenarioFile>,
+}
+
+/// The explorer: closed, computing, or drawn.
+#[component]
+pub fn BreakEven(props: &BreakEvenProps) -> Html {
+    let open = use_state(|| false);
+    let points = use_state(Vec::<SweepPoint>::new);
+    let error = use_state(|| None::<String>);
+    let all = Rc::new(durations(&props.scenario));
+    // A new scenario starts the sweep again.
+    {
+        let (points, error) = (points.clone(), error.clone());
+        use_effect_with(props.scenario.clone(), move |_| {
+            points.set(Vec::new());
+            error.set(None);
+        });
+    }
+    // One duration per frame while open and not done.
+    {
+        let (points, error, scenario, all) = (
+            points.clone(),
+            error.clone(),
+            props.scenario.clone(),
+            all.clone(),
+        );
+        let next = (*open && error.is_none())
+            .then(|| all.get(points.len()).copied())
+            .flatten();
+        use_effect_with((next, props.scenario.clone()), move |_| {
+            let timer = next.map(|ms| {
+                Timeout::new(0, move || match break_even(&scenario, &[ms]) {
+                    Ok(mut more) => {
+                        let mut done = (*points).clone();
+                        done.append(&mut more);
+                        points.set(done);
+                    }
+                    Err(e) => error.set(Some(e.to_string())),
+                })
+            });
+            move || drop(timer)
+        });
+    }
+    let toggle = {
+        let open = open.clone();
+        Callback::from(move |_: MouseEvent| open.set(!*open))
+    };
+    let drawn = chart(&points, &all, &props.scenario);
+    html! {
+        <section class="break-even-explorer" aria-label="Break-even">
+            <button type="button" class="action" aria-expanded={(*open).to_string()} onclick={toggle}>
+                { "Break-even explorer" }
+            </button>
+            if *open {
+                <div class="be-body">
+                    if let Some(e) = &*error {
+                        <p class="field-error">{ e.clone() }</p>
+                    }
+                    { plot(&drawn) }
+                    <p class="be-status" aria-live="polite">
+                        { if points.len() < all.len() {
+                            format!("Running the simulator: {} of {} restart durations…", points.len(), all.len())
+                        } else {
+                            summary(&points)
+                        } }
+                    </p>
+                </div>
+            }
+        </section>
+    }
+}
+
+/// The SVG: axes, the two series, the cliff, the crossover, the current point.
+fn plot(c: &Chart) -> Html {
+    let view_box = format!("0 0 {WIDTH} {HEIGHT}");
+    html! {
+        <svg data-testid="break-even" class="be-chart" viewBox={view_box} role="img"
+             aria-label="Partition-unavailable time after start-up over restart duration, static and dynamic members">
+            { for c.x_ticks.iter().map(|(x, label)| html! {
+                <text class="be-tick" x={format!("{x:.1}")} y={(HEIGHT - 14.0).to_string()} text-anchor="middle">{ label.clone() }</text>
+            }) }
+            { for c.y_ticks.iter().map(|(y, label)| html! {
+                <g>
+                    <line class="be-grid" x1="64" x2={(WIDTH - 16.0).to_string()} y1={format!("{y:.1}")} y2={format!("{y:.1}")} />
+                    <text class="be-tick" x="58" y={format!("{:.1}", y + 4.0)} text-anchor="end">{ label.clone() }</text>
+                </g>
+            }) }
+            if let Some(x) = c.session_x {
+                { marker_line(x, "be-cliff", "session timeout") }
+            }
+            if let Some(x) = c.current_x {
+                { marker_line(x, "be-current", "this scenario") }
+            }
+            if let Some((x, _)) = c.crossing {
+                { marker_line(x, "be-crossing", "break-even") }
+            }
+            { series("static", &c.static_line, &c.static_dots) }
+            { series("dynamic", &c.dynamic_line, &c.dynamic_dots) }
+            <text class="be-axis" x={(WIDTH / 2.0).to_string()} y={(HEIGHT - 1.0).to_string()} text-anchor="middle">{ "restart duration" }</text>
+        </svg>
+    }
+}
+
+fn marker_line(x: f64, class: &'static str, label: &'static str) -> Html {
+    html! {
+        <g class={class}>
+            <line x1={format!("{x:.1}")} x2={format!("{x:.1}")} y1="14" y2={(HEIGHT - 34.0).to_string()} />
+            <text x={format!("{:.1}", x + 3.0)} y="24">{ label }</text>
+        </g>
+    }
+}
+
+fn series(name: &'static str, line: &str, dots: &[(f64, f64, u64, u64)]) -> Html {
+    html! {
+        <g class={classes!("be-series", format!("be-{name}"))} data-series={name}>
+            <polyline points={line.to_string()} />
+            { for dots.iter().map(|(x, y, restart, cost)| html! {
+                <circle cx={format!("{x:.1}")} cy={format!("{y:.1}")} r="3">
+                    <title>{ format!("{name}: restart {} ms → {} ms unavailable after start-up", restart, cost) }</title>
+                </circle>
+            }) }
+        </g>
+    }
+}
