@@ -312,7 +312,8 @@ pub struct PartitionsSpec {
 }
 
 /// One user action of a simulation scenario: exactly one kind.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+/// `ActionStep::at(ms)` is a step with no kind yet, to fill in.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct ActionStep {
     pub at_ms: u64,
@@ -338,4 +339,14 @@ pub struct ActionStep {
     pub end: Option<Empty>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expect_group: Option<BTreeMap<String, Value>>,
+}
+
+impl ActionStep {
+    /// A step at `at_ms` with no kind yet (set exactly one).
+    pub fn at(at_ms: u64) -> Self {
+        ActionStep {
+            at_ms,
+            ..ActionStep::default()
+        }
+    }
 }

@@ -175,20 +175,7 @@ fn actions(r: &mut Rng, consumers: &[ConsumerSpec], topics: &[TopicSpec]) -> Vec
 }
 
 fn step(at_ms: u64, f: impl FnOnce(&mut ActionStep)) -> ActionStep {
-    let mut a = ActionStep {
-        at_ms,
-        id: None,
-        start: None,
-        restart: None,
-        down_ms: None,
-        crash: None,
-        close: None,
-        admin_remove: None,
-        add_partitions: None,
-        force_rebalance: None,
-        end: None,
-        expect_group: None,
-    };
+    let mut a = ActionStep::at(at_ms);
     f(&mut a);
     a
 }

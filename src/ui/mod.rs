@@ -21,11 +21,11 @@ pub mod user_action;
 #[cfg(target_arch = "wasm32")]
 mod add_partitions;
 #[cfg(target_arch = "wasm32")]
-mod break_even;
-#[cfg(target_arch = "wasm32")]
 mod app;
 #[cfg(target_arch = "wasm32")]
 mod assignment;
+#[cfg(target_arch = "wasm32")]
+mod break_even;
 #[cfg(target_arch = "wasm32")]
 mod consumers;
 #[cfg(target_arch = "wasm32")]

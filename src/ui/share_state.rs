@@ -128,20 +128,7 @@ pub fn session_scenario(state: &AppState) -> Result<SessionScenario, String> {
 
 /// The scenario file's step for `action` at `at_ms`.
 fn step_of(at_ms: u64, action: &Action) -> ActionStep {
-    let mut s = ActionStep {
-        at_ms,
-        id: None,
-        start: None,
-        restart: None,
-        down_ms: None,
-        crash: None,
-        close: None,
-        admin_remove: None,
-        add_partitions: None,
-        force_rebalance: None,
-        end: None,
-        expect_group: None,
-    };
+    let mut s = ActionStep::at(at_ms);
     match action {
         Action::Start(n) => s.start = Some(n.clone()),
         Action::Restart { name, down_ms } => {

@@ -17,8 +17,8 @@ mod page_views;
 mod status_line;
 
 use super::add_partitions::AddPartitions;
-use super::break_even::BreakEven;
 use super::assignment::AssignmentGrid;
+use super::break_even::BreakEven;
 use super::consumers::Consumers;
 use super::event_log::EventLog;
 use super::format::preset_hint;
