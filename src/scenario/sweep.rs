@@ -88,6 +88,16 @@ pub fn crossing(points: &[SweepPoint]) -> Option<u64> {
 /// `file` with every consumer static (instance id = its name, unless it has
 /// one) or dynamic, and every restart lasting `restart_ms`.
 pub fn variant(file: &ScenarioFile, restart_ms: u64, is_static: bool) -> ScenarioFile {
+    let mut f = with_membership(file, is_static);
+    if let Some(actions) = f.actions.as_mut() {
+        stretch_restarts(actions, restart_ms);
+    }
+    f
+}
+
+/// `file` with every consumer static (instance id = its name, unless it has
+/// one) or dynamic, and nothing else changed (the twins of compare mode).
+pub fn with_membership(file: &ScenarioFile, is_static: bool) -> ScenarioFile {
     let mut f = file.clone();
     for c in f.consumers.iter_mut().flatten() {
         c.group_instance_id = match is_static {
@@ -95,9 +105,6 @@ pub fn variant(file: &ScenarioFile, restart_ms: u64, is_static: bool) -> Scenari
             false => None,
         };
         c.leave_group_on_close = None;
-    }
-    if let Some(actions) = f.actions.as_mut() {
-        stretch_restarts(actions, restart_ms);
     }
     f.expect_summary = None;
     f

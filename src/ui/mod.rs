@@ -1,13 +1,15 @@
 //! The browser UI. [`state`] is the app's state and reducer (the forms'
 //! values and errors included), [`user_action`] what a user does to the
 //! group, [`settings_form`] and [`partitions_form`] the forms' values and
-//! their checks, [`format`] and [`marks`] how the UI writes values; none has
-//! a Yew import, and all are compiled and tested natively. The components
+//! their checks, [`format`] and [`marks`] how the UI writes values, and
+//! [`compare`] compare mode's two twin worlds; none has a Yew import, and
+//! all are compiled and tested natively. The components
 //! (wasm only, one per file) are a view over a [`crate::sim::Snapshot`] and
 //! the state; they never change it themselves but send [`state::Msg`]s to
 //! the one store ([`store`]).
 
 pub mod break_even_chart;
+pub mod compare;
 pub mod format;
 pub mod marks;
 pub mod narration;
@@ -26,6 +28,8 @@ mod app;
 mod assignment;
 #[cfg(target_arch = "wasm32")]
 mod break_even;
+#[cfg(target_arch = "wasm32")]
+mod compare_view;
 #[cfg(target_arch = "wasm32")]
 mod consumers;
 #[cfg(target_arch = "wasm32")]

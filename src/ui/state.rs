@@ -18,6 +18,7 @@ pub use super::partitions_form::PartitionsForm;
 pub use super::settings_form::{FieldError, JoinVersion, Settings, SettingsForm};
 pub use super::user_action::{UserAction, RESTART_DOWN_MS, RUN_AFTER_USER_ACTION_MS};
 
+use super::compare::Compare;
 use super::narration;
 use super::settings_form::{settings_of, validate_settings};
 use super::story;
@@ -89,6 +90,8 @@ pub enum Msg {
     /// the add-partitions form's (a bad setting stays until it is edited).
     DismissError,
     SetLogFilter(String),
+    /// Turns compare mode (static vs dynamic side by side) on or off.
+    ToggleCompare,
 }
 
 /// The whole app state.
@@ -134,6 +137,8 @@ pub struct AppState {
     seen: Seen,
     /// Branches cut by actions taken at a past point, newest last (`Undo`).
     forks: Vec<Fork>,
+    /// Compare mode, while on: the static and dynamic twins on this clock.
+    pub compare: Option<Compare>,
 }
 
 impl AppState {
@@ -181,6 +186,7 @@ impl AppState {
             applied: 0,
             seen: Seen::default(),
             forks: Vec::new(),
+            compare: None,
         }
     }
 
@@ -193,6 +199,30 @@ impl AppState {
     /// Applies one message in place (what the browser store calls, so the
     /// world is never copied just to be replaced).
     pub fn update(&mut self, msg: Msg) {
+        let compare = self.compare.take();
+        if msg == Msg::ToggleCompare {
+            self.notice = None;
+            self.compare = match compare {
+                Some(_) => None,
+                None => match Compare::new(&self.scenario, self.world.now_ms()) {
+                    Ok(c) => Some(c),
+                    Err(e) => {
+                        self.error = Some(format!("Compare mode cannot run this scenario: {e}"));
+                        None
+                    }
+                },
+            };
+            return;
+        }
+        self.update_main(msg);
+        self.compare = compare.map(|mut c| {
+            c.follow_main(&self.scenario, self.world.now_ms());
+            c
+        });
+    }
+
+    /// [`Self::update`] for the main view (compare mode follows it after).
+    fn update_main(&mut self, msg: Msg) {
         self.notice = None;
         match msg {
             Msg::Step => {
@@ -247,6 +277,7 @@ impl AppState {
                 self.partitions_error = None;
             }
             Msg::SetLogFilter(f) => self.log_filter = f,
+            Msg::ToggleCompare => {}
         }
     }
 

@@ -19,6 +19,7 @@ mod status_line;
 use super::add_partitions::AddPartitions;
 use super::assignment::AssignmentGrid;
 use super::break_even::BreakEven;
+use super::compare_view::CompareView;
 use super::consumers::Consumers;
 use super::event_log::EventLog;
 use super::format::preset_hint;
@@ -39,6 +40,7 @@ use brand::Brand;
 use fork_notice::ForkNotice;
 use group_panel::GroupPanel;
 use narration_caption::NarrationCaption;
+pub use page_views::CompareViews;
 use page_views::{use_page_views, PageViews};
 use status_line::StatusLine;
 use std::rc::Rc;
@@ -79,6 +81,7 @@ fn full_page(page: &PageViews, on_msg: &Callback<Msg>, store: &Store) -> Html {
             <RunTimelineView timeline={Rc::clone(&chrome.timeline)} on_msg={on_msg.clone()} />
             <NarrationCaption text={page.chrome.narration.clone()} />
             { status_line(page, on_msg) }
+            <CompareView view={Rc::clone(&page.compare)} on_msg={on_msg.clone()} />
             <main class="layout">
                 <div class="column column-left">
                     { group_panel(page) }

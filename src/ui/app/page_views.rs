@@ -8,6 +8,7 @@ use crate::coordinator::GroupState;
 use crate::scenario::ScenarioFile;
 use crate::sim::snapshot::MessageView;
 use crate::sim::Snapshot;
+use crate::ui::compare::{total_partitions, Diff};
 use crate::ui::event_log::{recent_log_views, LogView};
 use crate::ui::state::{AppState, FieldError, PartitionsForm, SettingsForm};
 use crate::ui::store::Store;
@@ -75,6 +76,51 @@ impl Chrome {
     }
 }
 
+/// One compare pane as the page shows it.
+#[derive(Clone, PartialEq)]
+pub struct PaneView {
+    /// `static` or `dynamic`.
+    pub label: &'static str,
+    pub snap: Rc<Snapshot>,
+    pub diff: Diff,
+    /// `(virtual ms, partitions being consumed)`.
+    pub samples: Rc<Vec<(u64, u32)>>,
+}
+
+/// Compare mode as the page shows it (`None` while off).
+#[derive(Clone, PartialEq)]
+pub struct CompareViews {
+    pub panes: Vec<PaneView>,
+    /// Partitions in all (the chart's top).
+    pub total: u32,
+    pub now_ms: u64,
+}
+
+impl CompareViews {
+    fn of(s: &AppState) -> Option<Self> {
+        let c = s.compare.as_ref()?;
+        Some(CompareViews {
+            panes: c
+                .panes
+                .iter()
+                .map(|p| PaneView {
+                    label: p.label,
+                    snap: Rc::new(p.world.snapshot()),
+                    diff: Diff::of(&p.world),
+                    samples: Rc::new(p.samples.clone()),
+                })
+                .collect(),
+            total: c
+                .panes
+                .iter()
+                .map(|p| total_partitions(&p.world))
+                .max()
+                .unwrap_or(0),
+            now_ms: s.world.now_ms(),
+        })
+    }
+}
+
 /// The views of one store version.
 pub struct PageViews {
     pub snap: Rc<Snapshot>,
@@ -83,6 +129,7 @@ pub struct PageViews {
     /// The newest log rows that pass the filter, and how many pass in all.
     pub log: Rc<(Rc<Vec<LogView>>, usize)>,
     pub chrome: Rc<Chrome>,
+    pub compare: Rc<Option<CompareViews>>,
 }
 
 /// Reads the state once per store version and memoises each view.
@@ -109,11 +156,16 @@ pub fn use_page_views(store: UseReducerHandle<Store>) -> PageViews {
             (Rc::new(views), total)
         })
     };
+    let compare = {
+        let store = store.clone();
+        use_memo(version, move |_| CompareViews::of(&store.state()))
+    };
     let chrome = use_memo(version, move |_| Chrome::of(&store.state()));
     PageViews {
         snap,
         messages,
         log,
         chrome,
+        compare,
     }
 }

@@ -1,0 +1,171 @@
+//! Compare mode's view: the `Compare static vs dynamic` toggle, and while
+//! on, a diff strip, the two panes (`data-testid="pane"`, `data-label`)
+//! with their read-outs and assignment grids, and `availability-chart`.
+//! The state lives in [`crate::ui::compare`]; this only draws it.
+
+use super::app::CompareViews;
+use super::assignment::AssignmentGrid;
+use super::compare::step_points;
+use super::format::{format_seconds, format_virtual_time, shown_state};
+use super::state::Msg;
+use super::state_diagram::state_class;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// Points a series draws at most.
+const MAX_POINTS: usize = 400;
+const WIDTH: f64 = 1200.0;
+const HEIGHT: f64 = 180.0;
+const LEFT: f64 = 40.0;
+const RIGHT: f64 = 12.0;
+const TOP: f64 = 10.0;
+const BOTTOM: f64 = 24.0;
+
+/// Props of [`CompareView`].
+#[derive(Properties, PartialEq)]
+pub struct CompareViewProps {
+    pub view: Rc<Option<CompareViews>>,
+    pub on_msg: Callback<Msg>,
+}
+
+/// The toggle and, while on, the compare section.
+#[component]
+pub fn CompareView(props: &CompareViewProps) -> Html {
+    let on = props.view.is_some();
+    let toggle = props.on_msg.reform(|_: MouseEvent| Msg::ToggleCompare);
+    html! {
+        <section class="compare" aria-label="Compare">
+            <button type="button" class={classes!("action", "compare-toggle")}
+                    aria-pressed={on.to_string()} onclick={toggle}>
+                { "Compare static vs dynamic" }
+            </button>
+            if let Some(v) = &*props.view {
+                { diff_strip(v) }
+                <div class="compare-panes">
+                    { for v.panes.iter().map(|p| html! {
+                        <div class="compare-pane" data-testid="pane" data-label={p.label}
+                             aria-label={format!("{} members", p.label)} role="group">
+                            <h3 class="pane-title">{ pane_title(p.label) }</h3>
+                            { readouts(&p.snap) }
+                            <AssignmentGrid snap={Rc::clone(&p.snap)} />
+                        </div>
+                    }) }
+                </div>
+                <p class="compare-note">
+                    { "Both panes replay this scenario's script on the main view's clock; actions you take in the main view are not mirrored into them (yet)." }
+                </p>
+                { chart(v) }
+            }
+        </section>
+    }
+}
+
+fn pane_title(label: &str) -> &'static str {
+    match label {
+        "static" => "Static members (group.instance.id = name)",
+        _ => "Dynamic members (no group.instance.id)",
+    }
+}
+
+fn readouts(snap: &crate::sim::Snapshot) -> Html {
+    let (state, generation) = shown_state(snap);
+    html! {
+        <dl class="group-summary pane-summary">
+            <div class="summary-item summary-state">
+                <dt>{ "State" }</dt>
+                <dd>
+                    <span class={classes!("state-badge", state_class(state))} data-testid="group-state">
+                        { state.name() }
+                    </span>
+                </dd>
+            </div>
+            <div class="summary-item">
+                <dt>{ "Generation" }</dt>
+                <dd class="num" data-testid="generation">{ generation }</dd>
+            </div>
+            <div class="summary-item">
+                <dt>{ "Rebalances" }</dt>
+                <dd class="num" data-testid="rebalance-count">{ snap.metrics.rebalances }</dd>
+            </div>
+            <div class="summary-item">
+                <dt>{ "Partitions moved" }</dt>
+                <dd class="num" data-testid="partition-moves">{ snap.metrics.partition_moves }</dd>
+            </div>
+        </dl>
+    }
+}
+
+fn diff_strip(v: &CompareViews) -> Html {
+    let row = |name: &'static str, f: &dyn Fn(&super::compare::Diff) -> String| {
+        html! {
+            <tr>
+                <th scope="row">{ name }</th>
+                { for v.panes.iter().map(|p| html! { <td class="num" data-label={p.label}>{ f(&p.diff) }</td> }) }
+            </tr>
+        }
+    };
+    html! {
+        <table class="compare-diff" aria-label="Static vs dynamic so far">
+            <thead>
+                <tr>
+                    <th scope="col">{ format!("at {}", format_virtual_time(v.now_ms)) }</th>
+                    { for v.panes.iter().map(|p| html! { <th scope="col">{ p.label }</th> }) }
+                </tr>
+            </thead>
+            <tbody>
+                { row("Rebalances", &|d| d.rebalances.to_string()) }
+                { row("Partitions moved", &|d| d.partition_moves.to_string()) }
+                { row("Unavailable after start-up", &|d| format_seconds(d.unavailable_after_startup_ms)) }
+                { row("Whole group stopped", &|d| format_seconds(d.all_stopped_ms)) }
+            </tbody>
+        </table>
+    }
+}
+
+fn chart(v: &CompareViews) -> Html {
+    let span = v
+        .panes
+        .iter()
+        .filter_map(|p| p.samples.last().map(|s| s.0))
+        .chain([v.now_ms, 1])
+        .max()
+        .unwrap_or(1) as f64;
+    let total = f64::from(v.total.max(1));
+    let x = |t: u64| LEFT + (WIDTH - LEFT - RIGHT) * t as f64 / span;
+    let y = |n: u32| TOP + (HEIGHT - TOP - BOTTOM) * (1.0 - f64::from(n) / total);
+    let line = |samples: &[(u64, u32)]| -> String {
+        step_points(samples, MAX_POINTS)
+            .iter()
+            .map(|&(t, n)| format!("{:.1},{:.1}", x(t), y(n)))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let view_box = format!("0 0 {WIDTH} {HEIGHT}");
+    html! {
+        <figure class="compare-chart">
+            <svg data-testid="availability-chart" class="avail-chart" viewBox={view_box} role="img"
+                 aria-label="Partitions being consumed over virtual time, static and dynamic members">
+                <line class="be-grid" x1={LEFT.to_string()} x2={(WIDTH - RIGHT).to_string()}
+                      y1={format!("{:.1}", y(v.total))} y2={format!("{:.1}", y(v.total))} />
+                <line class="be-grid" x1={LEFT.to_string()} x2={(WIDTH - RIGHT).to_string()}
+                      y1={format!("{:.1}", y(0))} y2={format!("{:.1}", y(0))} />
+                <text class="be-tick" x={(LEFT - 6.0).to_string()} y={format!("{:.1}", y(v.total) + 4.0)} text-anchor="end">{ v.total }</text>
+                <text class="be-tick" x={(LEFT - 6.0).to_string()} y={format!("{:.1}", y(0) + 4.0)} text-anchor="end">{ "0" }</text>
+                <text class="be-tick" x={LEFT.to_string()} y={(HEIGHT - 6.0).to_string()}>{ "0 s" }</text>
+                <text class="be-tick" x={(WIDTH - RIGHT).to_string()} y={(HEIGHT - 6.0).to_string()} text-anchor="end">
+                    { format_seconds(span as u64) }
+                </text>
+                { for v.panes.iter().map(|p| html! {
+                    <g class={classes!("be-series", format!("be-{}", p.label))} data-series={p.label}>
+                        <polyline points={line(&p.samples)} />
+                    </g>
+                }) }
+            </svg>
+            <figcaption class="compare-legend">
+                <span class="legend-static">{ "— static" }</span>{ " " }
+                <span class="legend-dynamic">{ "— dynamic" }</span>
+                { " · partitions being consumed over virtual time" }
+            </figcaption>
+        </figure>
+    }
+}
