@@ -6,9 +6,9 @@
 use super::app::CompareViews;
 use super::assignment::AssignmentGrid;
 use super::compare::step_points;
-use super::format::{format_seconds, format_virtual_time, shown_state};
+use super::format::{format_seconds, format_virtual_time};
+use super::readouts::{rebalance_cost, state_and_generation};
 use super::state::Msg;
-use super::state_diagram::state_class;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -68,29 +68,10 @@ fn pane_title(label: &str) -> &'static str {
 }
 
 fn readouts(snap: &crate::sim::Snapshot) -> Html {
-    let (state, generation) = shown_state(snap);
     html! {
         <dl class="group-summary pane-summary">
-            <div class="summary-item summary-state">
-                <dt>{ "State" }</dt>
-                <dd>
-                    <span class={classes!("state-badge", state_class(state))} data-testid="group-state">
-                        { state.name() }
-                    </span>
-                </dd>
-            </div>
-            <div class="summary-item">
-                <dt>{ "Generation" }</dt>
-                <dd class="num" data-testid="generation">{ generation }</dd>
-            </div>
-            <div class="summary-item">
-                <dt>{ "Rebalances" }</dt>
-                <dd class="num" data-testid="rebalance-count">{ snap.metrics.rebalances }</dd>
-            </div>
-            <div class="summary-item">
-                <dt>{ "Partitions moved" }</dt>
-                <dd class="num" data-testid="partition-moves">{ snap.metrics.partition_moves }</dd>
-            </div>
+            { state_and_generation(snap) }
+            { rebalance_cost(snap) }
         </dl>
     }
 }

@@ -47,6 +47,8 @@ mod page_url;
 #[cfg(target_arch = "wasm32")]
 mod panel;
 #[cfg(target_arch = "wasm32")]
+mod readouts;
+#[cfg(target_arch = "wasm32")]
 mod run_timeline;
 #[cfg(target_arch = "wasm32")]
 mod scenario_description;

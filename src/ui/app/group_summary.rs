@@ -1,8 +1,8 @@
 //! The group's read-outs above the state diagram.
 
 use crate::sim::Snapshot;
-use crate::ui::format::{short_member_id, shown_state};
-use crate::ui::state_diagram::state_class;
+use crate::ui::format::short_member_id;
+use crate::ui::readouts::{rebalance_cost, state_and_generation};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -30,21 +30,9 @@ fn leader(snap: &Snapshot) -> Html {
 #[component]
 pub fn GroupSummary(props: &GroupSummaryProps) -> Html {
     let snap = &props.snap;
-    let (state, generation) = shown_state(snap);
     html! {
         <dl class="group-summary">
-            <div class="summary-item summary-state">
-                <dt>{ "State" }</dt>
-                <dd>
-                    <span class={classes!("state-badge", state_class(state))} data-testid="group-state">
-                        { state.name() }
-                    </span>
-                </dd>
-            </div>
-            <div class="summary-item">
-                <dt>{ "Generation" }</dt>
-                <dd class="num" data-testid="generation">{ generation }</dd>
-            </div>
+            { state_and_generation(snap) }
             <div class="summary-item">
                 <dt>{ "Leader" }</dt>
                 <dd>{ leader(snap) }</dd>
@@ -55,14 +43,7 @@ pub fn GroupSummary(props: &GroupSummaryProps) -> Html {
                     if let Some(p) = &snap.protocol_name { <code>{ p }</code> } else { <span class="muted">{ "none" }</span> }
                 </dd>
             </div>
-            <div class="summary-item">
-                <dt>{ "Rebalances" }</dt>
-                <dd class="num" data-testid="rebalance-count">{ snap.metrics.rebalances }</dd>
-            </div>
-            <div class="summary-item">
-                <dt>{ "Partitions moved" }</dt>
-                <dd class="num" data-testid="partition-moves">{ snap.metrics.partition_moves }</dd>
-            </div>
+            { rebalance_cost(snap) }
         </dl>
     }
 }
