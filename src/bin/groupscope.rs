@@ -255,16 +255,16 @@ mod cli {
                     return 2;
                 }
             };
-            let trace = match scenario::run(&scenario, None) {
-                Ok(t) => t,
+            let s = match scenario::summarize(&scenario, None) {
+                Ok(Some(s)) => s,
+                Ok(None) => {
+                    eprintln!("groupscope: {path}: a protocol scenario has no summary line");
+                    return 2;
+                }
                 Err(e) => {
                     eprintln!("groupscope: {path}: {e}");
                     return 2;
                 }
-            };
-            let Some(s) = trace.iter().rev().find(|l| l["type"] == "summary") else {
-                eprintln!("groupscope: {path}: a protocol scenario has no summary line");
-                return 2;
             };
             let fenced: Vec<String> = s["fenced"]
                 .as_array()

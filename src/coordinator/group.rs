@@ -8,7 +8,7 @@
 use super::messages::{JoinGroupMember, Protocol, RequestId};
 use super::state::GroupState;
 use crate::ids::{GroupInstanceId, MemberId, TopicPartition};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// A parked JoinGroup: the request to answer when the join phase completes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,6 +73,10 @@ pub struct Group {
     /// Set when a member joins during the first initial delay (spec §5.3).
     pub new_member_added: bool,
     pub offsets: BTreeMap<TopicPartition, i64>,
+    /// Where each member sits in `members`, so a heartbeat finds its member
+    /// without scanning the group. Kept by [`Group::add`], [`Group::remove`]
+    /// and [`Group::rename`]; a lookup checks the slot it is given.
+    index: HashMap<MemberId, usize>,
 }
 
 impl Group {
@@ -90,6 +94,7 @@ impl Group {
             pending_sync_members: BTreeSet::new(),
             new_member_added: false,
             offsets: BTreeMap::new(),
+            index: HashMap::new(),
         }
     }
 
@@ -98,15 +103,44 @@ impl Group {
     }
 
     pub fn index_of(&self, member_id: &MemberId) -> Option<usize> {
-        self.members.iter().position(|m| &m.member_id == member_id)
+        match self.index.get(member_id) {
+            Some(&i)
+                if self
+                    .members
+                    .get(i)
+                    .is_some_and(|m| &m.member_id == member_id) =>
+            {
+                Some(i)
+            }
+            // Not indexed (or `members` was edited directly): look it up.
+            _ => self.members.iter().position(|m| &m.member_id == member_id),
+        }
     }
 
     pub fn get(&self, member_id: &MemberId) -> Option<&Member> {
-        self.members.iter().find(|m| &m.member_id == member_id)
+        self.index_of(member_id).map(|i| &self.members[i])
     }
 
     pub fn get_mut(&mut self, member_id: &MemberId) -> Option<&mut Member> {
-        self.members.iter_mut().find(|m| &m.member_id == member_id)
+        self.index_of(member_id).map(|i| &mut self.members[i])
+    }
+
+    fn reindex(&mut self) {
+        self.index.clear();
+        for (i, m) in self.members.iter().enumerate() {
+            self.index.insert(m.member_id.clone(), i);
+        }
+    }
+
+    /// Gives member `old_id` the id `new_id` and moves it to the end of the
+    /// members (Kafka's map re-inserts it); returns the renamed member.
+    pub fn rename(&mut self, old_id: &MemberId, new_id: &MemberId) -> Option<&mut Member> {
+        let index = self.index_of(old_id)?;
+        let mut member = self.members.remove(index);
+        member.member_id = new_id.clone();
+        self.members.push(member);
+        self.reindex();
+        self.members.last_mut()
     }
 
     pub fn is_leader(&self, member_id: &MemberId) -> bool {
@@ -160,6 +194,8 @@ impl Group {
             self.leader_id = Some(member.member_id.clone());
         }
         self.pending_members.retain(|p| p != &member.member_id);
+        self.index
+            .insert(member.member_id.clone(), self.members.len());
         self.members.push(member);
     }
 
@@ -168,6 +204,9 @@ impl Group {
     /// member (Kafka: `members.keys.headOption`, arbitrary). Invokes no callback.
     pub fn remove(&mut self, member_id: &MemberId) -> Option<Member> {
         let removed = self.index_of(member_id).map(|i| self.members.remove(i));
+        if removed.is_some() {
+            self.reindex();
+        }
         if let Some(member) = &removed {
             if let Some(iid) = &member.group_instance_id {
                 if self.static_members.get(iid) == Some(member_id) {

@@ -423,14 +423,11 @@ impl Coordinator {
         new_id: &MemberId,
     ) {
         let g = self.g_mut();
-        let Some(index) = g.index_of(old_id) else {
+        let Some(member) = g.rename(old_id, new_id) else {
             return;
         };
-        let mut member = g.members.remove(index);
         let parked_join = member.awaiting_join.take();
         let parked_sync = member.awaiting_sync.take();
-        member.member_id = new_id.clone();
-        g.members.push(member);
         if g.is_leader(old_id) {
             g.leader_id = Some(new_id.clone());
         }

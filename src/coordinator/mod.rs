@@ -130,6 +130,9 @@ pub struct Coordinator {
     now_ms: u64,
     /// What Kafka's rules forbid and happened anyway; empty unless there is a bug.
     bugs: Vec<CoordinatorBug>,
+    /// Bumped whenever the group may have changed (every mutable access):
+    /// callers that derive facts from the group redo them only when it moved.
+    revision: u64,
 }
 
 impl Coordinator {
@@ -143,6 +146,7 @@ impl Coordinator {
             rng: ChaCha8Rng::seed_from_u64(seed),
             now_ms: 0,
             bugs: Vec::new(),
+            revision: 0,
         }
     }
 
@@ -176,6 +180,13 @@ impl Coordinator {
         &self.bugs
     }
 
+    /// A counter that moves whenever the group may have changed (members,
+    /// static map, state, parked requests, assignments) or a bug was noted.
+    /// A valid heartbeat leaves it alone: it only re-arms a timer.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
     /// Handles one request at `now_ms`. Timers due at or before `now_ms`
     /// fire first (spec §5.6). Drain [`Self::poll_output`] afterwards.
     pub fn handle_request(&mut self, now_ms: u64, request_id: RequestId, request: Request) {
@@ -203,6 +214,7 @@ impl Coordinator {
             budget -= 1;
             if budget == 0 {
                 debug_assert!(false, "timer budget exhausted at {now_ms} ms");
+                self.revision += 1;
                 self.bugs.push(CoordinatorBug::TimerStorm { at_ms: now_ms });
                 break;
             }
@@ -263,6 +275,7 @@ impl Coordinator {
     }
 
     fn g_mut(&mut self) -> &mut Group {
+        self.revision += 1;
         self.group.as_mut().expect("group exists on this path")
     }
 
@@ -271,6 +284,7 @@ impl Coordinator {
     }
 
     fn create_group(&mut self) {
+        self.revision += 1;
         self.group = Some(Group::new(&self.config.group_id));
         let group_id = self.config.group_id.clone();
         self.event(Event::GroupCreated { group_id }, Rule::GroupCreated);

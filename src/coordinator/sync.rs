@@ -103,12 +103,14 @@ impl Coordinator {
     /// simulator, so the group becomes Stable and every parked sync is answered.
     fn store_leader_assignment(&mut self, assignments: Vec<(MemberId, Vec<TopicPartition>)>) {
         let g = self.g_mut();
+        let mut by_member: std::collections::HashMap<MemberId, Vec<TopicPartition>> =
+            std::collections::HashMap::with_capacity(assignments.len());
+        for (id, partitions) in assignments {
+            // The first entry for a member wins, as a search from the front would.
+            by_member.entry(id).or_insert(partitions);
+        }
         for m in &mut g.members {
-            m.assignment = assignments
-                .iter()
-                .find(|(id, _)| id == &m.member_id)
-                .map(|(_, partitions)| partitions.clone())
-                .unwrap_or_default();
+            m.assignment = by_member.remove(&m.member_id).unwrap_or_default();
         }
         let generation_id = g.generation_id;
         let event = Event::AssignmentStored { generation_id };

@@ -3,7 +3,7 @@
 //! gives no order for ties; this is the simulator's rule (spec §5.6).
 
 use crate::ids::MemberId;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, HashMap};
 
 /// What a timer watches.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -53,8 +53,9 @@ pub struct Timer {
 
 #[derive(Clone, Debug, Default)]
 pub struct Timers {
-    by_key: BTreeMap<TimerKey, Timer>,
-    order: BTreeSet<(u64, u64, TimerKey)>,
+    by_key: HashMap<TimerKey, Timer>,
+    /// (deadline, arm order) → key: ordered by integers only.
+    order: BTreeMap<(u64, u64), TimerKey>,
     next_seq: u64,
 }
 
@@ -64,7 +65,7 @@ impl Timers {
         self.cancel(&key);
         let seq = self.next_seq;
         self.next_seq += 1;
-        self.order.insert((deadline_ms, seq, key.clone()));
+        self.order.insert((deadline_ms, seq), key.clone());
         self.by_key.insert(
             key.clone(),
             Timer {
@@ -79,8 +80,7 @@ impl Timers {
 
     pub fn cancel(&mut self, key: &TimerKey) -> Option<Timer> {
         let timer = self.by_key.remove(key)?;
-        self.order
-            .remove(&(timer.deadline_ms, timer.seq, timer.key.clone()));
+        self.order.remove(&(timer.deadline_ms, timer.seq));
         Some(timer)
     }
 
@@ -90,21 +90,24 @@ impl Timers {
 
     /// The earliest deadline, if any timer is armed.
     pub fn next_deadline(&self) -> Option<u64> {
-        self.order.first().map(|(deadline, _, _)| *deadline)
+        self.order
+            .first_key_value()
+            .map(|(&(deadline, _), _)| deadline)
     }
 
     /// Removes and returns the first timer due at or before `now_ms`.
     pub fn pop_due(&mut self, now_ms: u64) -> Option<Timer> {
-        let (deadline, _, key) = self.order.first()?.clone();
+        let (&(deadline, _), key) = self.order.first_key_value()?;
         if deadline > now_ms {
             return None;
         }
+        let key = key.clone();
         self.cancel(&key)
     }
 
-    /// Every armed timer, by key.
+    /// Every armed timer, in the order they fire.
     pub fn iter(&self) -> impl Iterator<Item = &Timer> {
-        self.by_key.values()
+        self.order.values().map(|key| &self.by_key[key])
     }
 }
 

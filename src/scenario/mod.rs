@@ -11,6 +11,7 @@ pub mod sweep;
 #[cfg(test)]
 pub(crate) mod testgen;
 pub mod trace;
+pub mod workload;
 
 pub use model::ScenarioFile;
 pub use simulation::{summary_line, world_of};
@@ -145,6 +146,15 @@ pub fn run(file: &ScenarioFile, seed: Option<u64>) -> Result<Vec<Value>, Scenari
         Some(steps) => protocol::run(file, steps, seed),
         None => simulation::run(file, seed),
     }
+}
+
+/// The closing `summary` line of a simulation scenario, run without a
+/// trace; `None` for a protocol scenario (it has no summary).
+pub fn summarize(file: &ScenarioFile, seed: Option<u64>) -> Result<Option<Value>, ScenarioError> {
+    if file.requests.is_some() {
+        return Ok(None);
+    }
+    simulation::summarize(file, seed.unwrap_or(file.seed)).map(Some)
 }
 
 /// A scenario as pretty JSON that [`parse`] reads back to an equal

@@ -335,6 +335,19 @@ pub fn run(file: &ScenarioFile, seed: u64) -> Result<Vec<Value>, ScenarioError> 
     Ok(lines)
 }
 
+/// Runs a simulation scenario to its end without recording a trace and
+/// returns only its closing `summary` line (what `groupscope summary` and
+/// the sweeps need): memory stays flat however long the run.
+pub fn summarize(file: &ScenarioFile, seed: u64) -> Result<Value, ScenarioError> {
+    let mut world = world_of(file, seed)?;
+    world.set_tracing(false);
+    let mut steps = 0;
+    while steps < MAX_STEPS && world.step() {
+        steps += 1;
+    }
+    Ok(summary_line(&world))
+}
+
 /// The closing `summary` line.
 pub fn summary_line(world: &World) -> Value {
     let m = world.metrics();

@@ -82,7 +82,7 @@ pub fn check(world: &World) -> Vec<Violation> {
     if let Some(g) = world.coordinator().group() {
         check_static_map(g, &mut out);
         check_parked(g, &mut out);
-        if g.generation_id < world.metrics().last_assignment_generation {
+        if g.generation_id < world.last_assignment_generation() {
             out.push(ViolationKind::GenerationWentBackwards);
         }
         // Assignments only change on the way into Stable; check them then.

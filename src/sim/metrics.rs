@@ -3,9 +3,9 @@
 //! consumers — overall and per consumer.
 
 use super::client::Client;
-use crate::coordinator::{Event, Group, GroupState, TopicPartition};
+use crate::coordinator::{Event, Group, GroupState, MemberId, TopicPartition};
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// Per-consumer figures.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -45,104 +45,175 @@ pub struct Metrics {
     /// The owner (consumer name) of each partition in the last stored assignment.
     pub last_owners: BTreeMap<TopicPartition, String>,
     /// The same owners, per topic and partition number, for fast lookups.
+    #[serde(skip)]
     owner_grid: BTreeMap<String, Vec<Option<String>>>,
     /// The partitions that moved in the last stored assignment.
     pub last_moved: Vec<TopicPartition>,
     pub last_assignment_generation: i32,
-    /// The partitions nobody holds, as (topic, partition number); recomputed
-    /// only after holdings change (see [`Metrics::holdings_changed`]).
-    unheld: Option<Vec<(String, usize)>>,
+    /// Who holds each partition now, kept from each consumer's changes.
+    #[serde(skip)]
+    slots: BTreeMap<String, Vec<Slot>>,
+    /// Partitions in all topics, and how many of them nobody holds.
+    #[serde(skip)]
+    partitions: u64,
+    #[serde(skip)]
+    unheld: u64,
+}
+
+/// One partition's holders. While nobody holds it, `unheld_since` says
+/// since when; that open interval is added to the per-partition and
+/// per-consumer figures when it closes, when its owner changes, or when a
+/// reader asks ([`Metrics::settled`]) — so advancing the clock costs the
+/// same whatever the group's size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Slot {
+    /// Running consumers that hold this partition (one unless fenced ones linger).
+    holders: u32,
+    unheld_since: Option<u64>,
 }
 
 impl Metrics {
-    pub fn new(clients: &[Client]) -> Self {
+    /// Metrics at t=0 for these consumers and topics (every partition unheld).
+    pub fn new(clients: &[Client], topics: &BTreeMap<String, u32>) -> Self {
         let per_consumer = clients
             .iter()
             .map(|c| (c.config.name.clone(), ConsumerMetrics::default()))
             .collect();
-        Metrics {
+        let mut m = Metrics {
             per_consumer,
             last_assignment_generation: -1,
             ..Metrics::default()
+        };
+        for (topic, &n) in topics {
+            m.topic_grew(0, topic, n);
+        }
+        m
+    }
+
+    /// Makes `topic` count `partitions` partitions from `now_ms` (new ones
+    /// start unheld). Call for every topic at the start and when one grows.
+    pub fn topic_grew(&mut self, now_ms: u64, topic: &str, partitions: u32) {
+        let slots = self.slots.entry(topic.to_string()).or_default();
+        while slots.len() < partitions as usize {
+            slots.push(Slot {
+                holders: 0,
+                unheld_since: Some(now_ms),
+            });
+            self.partitions += 1;
+            self.unheld += 1;
         }
     }
 
-    /// Call when a consumer's partitions, its running state or the topics change.
-    pub fn holdings_changed(&mut self) {
-        self.unheld = None;
+    /// A running consumer now holds `p` (from `now_ms`).
+    pub fn hold(&mut self, now_ms: u64, p: &TopicPartition) {
+        let Some(slot) = self.slot_mut(p) else {
+            return;
+        };
+        slot.holders += 1;
+        if slot.holders == 1 {
+            self.unheld -= 1;
+            self.close_interval(now_ms, p, None);
+        }
     }
 
-    fn unheld(topics: &BTreeMap<String, u32>, clients: &[Client]) -> Vec<(String, usize)> {
-        let mut held: BTreeMap<&str, Vec<bool>> = topics
+    /// A running consumer no longer holds `p` (from `now_ms`).
+    pub fn release(&mut self, now_ms: u64, p: &TopicPartition) {
+        let Some(slot) = self.slot_mut(p) else {
+            return;
+        };
+        debug_assert!(slot.holders > 0, "{p} released more often than held");
+        slot.holders = slot.holders.saturating_sub(1);
+        if slot.holders == 0 {
+            slot.unheld_since = Some(now_ms);
+            self.unheld += 1;
+        }
+    }
+
+    fn slot_mut(&mut self, p: &TopicPartition) -> Option<&mut Slot> {
+        self.slots
+            .get_mut(&p.topic)
+            .and_then(|v| v.get_mut(p.partition as usize))
+    }
+
+    /// Ends `p`'s open unheld interval at `now_ms`, charging it to the
+    /// partition and its owner; `reopen` starts a new one (`Some(now_ms)`)
+    /// or leaves it held (`None`).
+    fn close_interval(&mut self, now_ms: u64, p: &TopicPartition, reopen: Option<u64>) {
+        let Some(slot) = self.slot_mut(p) else {
+            return;
+        };
+        let Some(since) = std::mem::replace(&mut slot.unheld_since, reopen) else {
+            return;
+        };
+        let dt = now_ms.saturating_sub(since);
+        if dt == 0 {
+            return;
+        }
+        let i = p.partition as usize;
+        let per_partition = self
+            .per_partition_unavailable_ms
+            .entry(p.topic.clone())
+            .or_default();
+        if per_partition.len() <= i {
+            per_partition.resize(i + 1, 0);
+        }
+        per_partition[i] += dt;
+        let owner = self
+            .owner_grid
+            .get(&p.topic)
+            .and_then(|o| o.get(i))
+            .and_then(|o| o.as_deref());
+        match owner.and_then(|o| self.per_consumer.get_mut(o)) {
+            Some(m) => m.unavailable_ms += dt,
+            None => self.unassigned_unavailable_ms += dt,
+        }
+    }
+
+    /// Charges every open unheld interval up to `now_ms` (they stay open).
+    fn settle(&mut self, now_ms: u64) {
+        let open: Vec<TopicPartition> = self
+            .slots
             .iter()
-            .map(|(t, &n)| (t.as_str(), vec![false; n as usize]))
-            .collect();
-        for c in clients.iter().filter(|c| c.state.is_running()) {
-            for p in &c.owned {
-                if let Some(slot) = held
-                    .get_mut(p.topic.as_str())
-                    .and_then(|v| v.get_mut(p.partition as usize))
-                {
-                    *slot = true;
-                }
-            }
-        }
-        held.into_iter()
-            .flat_map(|(t, flags)| {
-                flags
-                    .into_iter()
+            .flat_map(|(t, slots)| {
+                slots
+                    .iter()
                     .enumerate()
-                    .filter(|(_, h)| !h)
-                    .map(move |(i, _)| (t.to_string(), i))
+                    .filter(|(_, s)| s.unheld_since.is_some())
+                    .map(move |(i, _)| TopicPartition::new(t.clone(), i as u32))
             })
-            .collect()
+            .collect();
+        for p in &open {
+            self.close_interval(now_ms, p, Some(now_ms));
+        }
     }
 
-    /// Adds `dt` ms for every partition no running consumer holds.
-    pub fn account_unavailability(
-        &mut self,
-        topics: &BTreeMap<String, u32>,
-        clients: &[Client],
-        dt: u64,
-    ) {
-        let unheld = self
-            .unheld
-            .take()
-            .unwrap_or_else(|| Self::unheld(topics, clients));
-        let total: u64 = topics.values().map(|&n| u64::from(n)).sum();
-        if unheld.is_empty() && total > 0 {
+    /// The figures with every partition still unheld charged up to `now_ms`
+    /// (what readers see: the per-partition and per-consumer parts then add
+    /// up to the totals).
+    pub fn settled(&self, now_ms: u64) -> Metrics {
+        let mut m = self.clone();
+        m.settle(now_ms);
+        m
+    }
+
+    /// Adds `dt` ms for every partition no running consumer holds: the
+    /// totals now, the per-partition and per-consumer parts when their
+    /// intervals close.
+    pub fn account_unavailability(&mut self, dt: u64) {
+        let total = self.partitions;
+        if self.unheld == 0 && total > 0 {
             self.started_up = true;
         }
-        let unheld_ms = dt * unheld.len() as u64;
+        let unheld_ms = dt * self.unheld;
         if !self.started_up {
             self.startup_unavailable_ms += unheld_ms;
-        } else if total > 0 && unheld.len() as u64 == total {
+        } else if total > 0 && self.unheld == total {
             self.all_stopped_ms += dt;
         }
-        for (topic, i) in &unheld {
-            self.partition_unavailable_ms += dt;
-            let per_partition = self
-                .per_partition_unavailable_ms
-                .entry(topic.clone())
-                .or_default();
-            if per_partition.len() <= *i {
-                per_partition.resize(i + 1, 0);
-            }
-            per_partition[*i] += dt;
-            let owner = self
-                .owner_grid
-                .get(topic)
-                .and_then(|o| o.get(*i))
-                .and_then(|o| o.as_deref());
-            match owner.and_then(|o| self.per_consumer.get_mut(o)) {
-                Some(m) => m.unavailable_ms += dt,
-                None => self.unassigned_unavailable_ms += dt,
-            }
-        }
-        self.unheld = Some(unheld);
+        self.partition_unavailable_ms += unheld_ms;
     }
 
-    /// Unavailable ms of one partition so far.
+    /// Unavailable ms of one partition, as of the last settlement.
     pub fn unavailable_ms(&self, p: &TopicPartition) -> u64 {
         self.per_partition_unavailable_ms
             .get(&p.topic)
@@ -154,6 +225,7 @@ impl Metrics {
     /// Updates counters from a coordinator event.
     pub fn on_coordinator_event(
         &mut self,
+        now_ms: u64,
         event: &Event,
         group: Option<&Group>,
         clients: &[Client],
@@ -165,6 +237,8 @@ impl Metrics {
             } => self.rebalances += 1,
             Event::AssignmentStored { generation_id } => {
                 if let Some(g) = group {
+                    // Open intervals are charged to the owner they had so far.
+                    self.settle(now_ms);
                     self.record_assignment(*generation_id, g, clients);
                 }
             }
@@ -173,16 +247,20 @@ impl Metrics {
     }
 
     fn record_assignment(&mut self, generation_id: i32, group: &Group, clients: &[Client]) {
+        // Each member's consumer, by its current or an earlier member id.
+        let mut consumer_of: HashMap<&MemberId, &str> = HashMap::new();
+        for c in clients {
+            for id in c.past_member_ids.iter().chain([&c.member_id]) {
+                consumer_of.entry(id).or_insert(c.config.name.as_str());
+            }
+        }
         let mut owners = BTreeMap::new();
         for m in &group.members {
-            let Some(c) = clients
-                .iter()
-                .find(|c| c.member_id == m.member_id || c.past_member_ids.contains(&m.member_id))
-            else {
+            let Some(name) = consumer_of.get(&m.member_id) else {
                 continue;
             };
             for p in &m.assignment {
-                owners.insert(p.clone(), c.config.name.clone());
+                owners.insert(p.clone(), name.to_string());
             }
         }
         self.last_moved.clear();

@@ -107,6 +107,7 @@ impl World {
     pub fn snapshot(&self) -> Snapshot {
         let g = self.coordinator.group();
         let leader = g.and_then(|g| g.leader_id.as_ref()).map(|l| l.0.clone());
+        let metrics = self.metrics();
         Snapshot {
             now_ms: self.now_ms,
             steps: self.steps,
@@ -122,9 +123,9 @@ impl World {
                 .map(|g| g.pending_members.iter().map(|m| m.0.clone()).collect())
                 .unwrap_or_default(),
             consumers: self.consumer_views(),
-            partitions: self.partition_views(),
+            partitions: self.partition_views(&metrics),
             messages: self.message_views(),
-            metrics: self.metrics.clone(),
+            metrics,
             violations: self.violations.clone(),
             join_deadline_ms: self
                 .coordinator
@@ -196,7 +197,7 @@ impl World {
             .collect()
     }
 
-    fn partition_views(&self) -> Vec<PartitionView> {
+    fn partition_views(&self, metrics: &Metrics) -> Vec<PartitionView> {
         // Owners and holders are looked up once, not per partition.
         let mut owners: BTreeMap<&TopicPartition, String> = BTreeMap::new();
         if let Some(g) = self.coordinator.group() {
@@ -224,7 +225,7 @@ impl World {
                     owner: owners.get(&tp).cloned(),
                     consuming: held.contains(&tp),
                     moved: moved.contains(&tp),
-                    unavailable_ms: self.metrics.unavailable_ms(&tp),
+                    unavailable_ms: metrics.unavailable_ms(&tp),
                     partition: tp,
                 });
             }

@@ -15,7 +15,7 @@ use crate::coordinator::*;
 use crate::defaults::RETRY_BACKOFF_MS;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// How many delivered messages the world remembers for the message flow.
 pub const RECENT_MESSAGES: usize = 200;
@@ -104,6 +104,10 @@ pub struct World {
     pub(super) recent_messages: VecDeque<MessageView>,
     /// True when the last step changed the group's state or generation.
     state_changed_in_step: bool,
+    /// Per consumer, the partitions the metrics were last told it consumes.
+    held: Vec<Vec<TopicPartition>>,
+    /// The coordinator revision the invariants were last checked at.
+    checked_revision: Option<u64>,
     /// Per group.instance.id, the member ids it had before the current one (fenced).
     pub(super) instance_history: BTreeMap<GroupInstanceId, Vec<MemberId>>,
     /// Draws batch times, heartbeat wake-ups and network jitter; seeded, on
@@ -121,7 +125,7 @@ impl World {
         let network = Network::new(settings.latency_ms, settings.jitter_ms);
         let topics = settings.topics.clone();
         let mut world = World {
-            metrics: Metrics::new(&clients),
+            metrics: Metrics::new(&clients, &settings.topics),
             settings,
             coordinator,
             clients,
@@ -142,11 +146,14 @@ impl World {
             topics_at_assignment: BTreeMap::new(),
             instance_history: BTreeMap::new(),
             state_changed_in_step: false,
+            checked_revision: None,
+            held: Vec::new(),
             recent_messages: VecDeque::new(),
             rng,
             network,
             topics,
         };
+        world.held = vec![Vec::new(); world.clients.len()];
         for (at_ms, action) in actions {
             world.push_action(at_ms, action);
         }
@@ -173,9 +180,14 @@ impl World {
         &self.coordinator
     }
 
-    /// The metrics so far.
-    pub fn metrics(&self) -> &Metrics {
-        &self.metrics
+    /// The metrics so far, every open interval charged up to now.
+    pub fn metrics(&self) -> Metrics {
+        self.metrics.settled(self.now_ms)
+    }
+
+    /// The generation of the last assignment the metrics stored.
+    pub fn last_assignment_generation(&self) -> i32 {
+        self.metrics.last_assignment_generation
     }
 
     /// Invariant breaches found so far (empty unless there is a bug).
@@ -195,6 +207,7 @@ impl World {
             .entry(client.config.name.clone())
             .or_default();
         self.clients.push(client);
+        self.held.push(Vec::new());
         ConsumerId(self.clients.len() - 1)
     }
 
@@ -321,13 +334,25 @@ impl World {
         }
         self.state_changed_in_step = (self.state(), self.generation()) != before;
         self.steps += 1;
-        let found = super::invariants::check(self);
-        for v in found {
+        self.check_invariants();
+        true
+    }
+
+    /// Checks the invariants if the group may have changed since the last
+    /// check: every invariant is about the group, so a step that left it
+    /// alone (a valid heartbeat, a client's own timer) cannot break one, and
+    /// skipping it keeps a step's cost independent of the group's size.
+    fn check_invariants(&mut self) {
+        let revision = self.coordinator.revision();
+        if self.checked_revision == Some(revision) {
+            return;
+        }
+        self.checked_revision = Some(revision);
+        for v in super::invariants::check(self) {
             if self.violations.last() != Some(&v) {
                 self.violations.push(v);
             }
         }
-        true
     }
 
     /// Runs one step if the next visible event is due by `limit_ms` (the
@@ -402,8 +427,7 @@ impl World {
     fn account_to(&mut self, t: u64) {
         if t > self.now_ms {
             let dt = t - self.now_ms;
-            self.metrics
-                .account_unavailability(&self.topics, &self.clients, dt);
+            self.metrics.account_unavailability(dt);
             self.now_ms = t;
         }
     }
@@ -534,10 +558,10 @@ impl World {
     }
 
     fn add_partitions(&mut self, topic: &str, partitions: u32) {
-        self.metrics.holdings_changed();
         let before = self.topics.get(topic).copied();
         let now = partitions.max(before.unwrap_or(0));
         self.topics.insert(topic.to_string(), now);
+        self.metrics.topic_grew(self.now_ms, topic, now);
         let mut rejoiners = Vec::new();
         if before.is_none() {
             // A new topic: consumers subscribed to every topic take it too (a pattern subscription).
@@ -597,13 +621,34 @@ impl World {
     /// Runs `f` on consumer `index` and carries out the effects it returns;
     /// the metrics recount the partitions held when its holdings changed.
     fn drive(&mut self, index: ConsumerId, f: impl FnOnce(&mut Client) -> Vec<Effect>) {
-        let client = &mut self.clients[index];
-        let before = (client.state.is_running(), client.owned.clone());
-        let effects = f(client);
-        if (client.state.is_running(), &client.owned) != (before.0, &before.1) {
-            self.metrics.holdings_changed();
-        }
+        let effects = f(&mut self.clients[index]);
+        self.sync_holdings(index);
         self.apply_effects(index, effects);
+    }
+
+    /// Tells the metrics which partitions consumer `index` started or
+    /// stopped consuming (what it owns while it runs), comparing with what
+    /// they were told last; costs a slice comparison when nothing changed.
+    fn sync_holdings(&mut self, index: ConsumerId) {
+        let client = &self.clients[index];
+        let now: &[TopicPartition] = if client.state.is_running() {
+            &client.owned
+        } else {
+            &[]
+        };
+        let told = &mut self.held[index.0];
+        if told.as_slice() == now {
+            return;
+        }
+        let before: BTreeSet<&TopicPartition> = told.iter().collect();
+        let after: BTreeSet<&TopicPartition> = now.iter().collect();
+        for p in before.difference(&after) {
+            self.metrics.release(self.now_ms, p);
+        }
+        for p in after.difference(&before) {
+            self.metrics.hold(self.now_ms, p);
+        }
+        *told = now.to_vec();
     }
 
     fn apply_effects(&mut self, index: ConsumerId, effects: Vec<Effect>) {
@@ -773,8 +818,12 @@ impl World {
                 .or_default()
                 .push(old_member_id.clone());
         }
-        self.metrics
-            .on_coordinator_event(&event, self.coordinator.group(), &self.clients);
+        self.metrics.on_coordinator_event(
+            self.now_ms,
+            &event,
+            self.coordinator.group(),
+            &self.clients,
+        );
         let consumer = self.subject_of(&event);
         self.log_event_at(at_ms, WorldEvent::Coordinator(event), Some(rule), consumer);
     }
