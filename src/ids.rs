@@ -120,3 +120,51 @@ mod tests {
         assert_eq!(TopicPartition::new("t", 3).to_string(), "t-3");
     }
 }
+
+/// A hash map for ids, with a small fixed hasher instead of the default
+/// SipHash: the simulator looks members and timers up by id on every
+/// heartbeat, the keys are not chosen by an adversary, and a fixed hasher
+/// keeps runs identical from one process to the next.
+pub type IdMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<IdHasher>>;
+
+/// FNV-1a over 8-byte words (rustc's FxHash idea): a multiply and a xor per
+/// word, plenty for ids that differ in their UUID part.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct IdHasher(u64);
+
+impl std::hash::Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x517c_c1b7_2722_0a95;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let word = u64::from_le_bytes(c.try_into().expect("8 bytes"));
+            self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(K);
+        }
+        for &b in chunks.remainder() {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
+        }
+    }
+}
+
+#[cfg(test)]
+mod id_map_tests {
+    use super::*;
+
+    #[test]
+    fn ids_that_differ_only_at_the_end_hash_apart_and_are_found() {
+        let mut m: IdMap<MemberId, usize> = IdMap::default();
+        for i in 0..1_000 {
+            m.insert(MemberId(format!("c-0000000000000000-{i:04}")), i);
+        }
+        for i in 0..1_000 {
+            assert_eq!(m[&MemberId(format!("c-0000000000000000-{i:04}"))], i);
+        }
+        use std::hash::{BuildHasher, BuildHasherDefault};
+        let b = BuildHasherDefault::<IdHasher>::default();
+        assert_ne!(b.hash_one("c-1"), b.hash_one("c-2"));
+    }
+}

@@ -7,8 +7,9 @@
 
 use super::messages::{JoinGroupMember, Protocol, RequestId};
 use super::state::GroupState;
+use crate::ids::IdMap;
 use crate::ids::{GroupInstanceId, MemberId, TopicPartition};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// A parked JoinGroup: the request to answer when the join phase completes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -76,7 +77,7 @@ pub struct Group {
     /// Where each member sits in `members`, so a heartbeat finds its member
     /// without scanning the group. Kept by [`Group::add`], [`Group::remove`]
     /// and [`Group::rename`]; a lookup checks the slot it is given.
-    index: HashMap<MemberId, usize>,
+    index: IdMap<MemberId, usize>,
 }
 
 impl Group {
@@ -94,7 +95,7 @@ impl Group {
             pending_sync_members: BTreeSet::new(),
             new_member_added: false,
             offsets: BTreeMap::new(),
-            index: HashMap::new(),
+            index: IdMap::default(),
         }
     }
 

@@ -2,8 +2,9 @@
 //! replaces its deadline. Due timers fire in (deadline, arm order) — Kafka
 //! gives no order for ties; this is the simulator's rule (spec §5.6).
 
+use crate::ids::IdMap;
 use crate::ids::MemberId;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// What a timer watches.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -53,7 +54,7 @@ pub struct Timer {
 
 #[derive(Clone, Debug, Default)]
 pub struct Timers {
-    by_key: HashMap<TimerKey, Timer>,
+    by_key: IdMap<TimerKey, Timer>,
     /// (deadline, arm order) → key: ordered by integers only.
     order: BTreeMap<(u64, u64), TimerKey>,
     next_seq: u64,
@@ -62,9 +63,21 @@ pub struct Timers {
 impl Timers {
     /// Arms `key` at `deadline_ms`, replacing any earlier deadline of the key.
     pub fn schedule(&mut self, key: TimerKey, now_ms: u64, deadline_ms: u64, data: TimerData) {
-        self.cancel(&key);
         let seq = self.next_seq;
         self.next_seq += 1;
+        if let Some(timer) = self.by_key.get_mut(&key) {
+            // Re-arming (every heartbeat): move the timer, allocate nothing.
+            let key = self
+                .order
+                .remove(&(timer.deadline_ms, timer.seq))
+                .unwrap_or(key);
+            timer.armed_at_ms = now_ms;
+            timer.deadline_ms = deadline_ms;
+            timer.data = data;
+            timer.seq = seq;
+            self.order.insert((deadline_ms, seq), key);
+            return;
+        }
         self.order.insert((deadline_ms, seq), key.clone());
         self.by_key.insert(
             key.clone(),

@@ -1,0 +1,89 @@
+//! The simulator's speed in the browser, for BENCHMARKS.md: the same
+//! workloads as the native benches (`cargo bench`), timed with
+//! `performance.now()` in headless Chromium. Prints figures; asserts
+//! nothing about time.
+//!
+//! `scripts/bench` runs it optimised (`cargo test --release --target
+//! wasm32-unknown-unknown --test wasm_bench`); `./scripts/test` runs it
+//! unoptimised as a smoke test, at the smallest sizes only.
+#![cfg(target_arch = "wasm32")]
+
+use groupscope::scenario::presets;
+use groupscope::scenario::summarize;
+use groupscope::scenario::sweep::{break_even, restart_points};
+use groupscope::scenario::workload::{rolling_restart, Rollout};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// Lets the browser run its other tasks (the test runner polls the page and
+/// gives up on a page that stays busy for 20 s).
+async fn yield_to_browser() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let window = web_sys::window().expect("a browser window");
+        window
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0)
+            .expect("setTimeout");
+    });
+    wasm_bindgen_futures::JsFuture::from(promise)
+        .await
+        .expect("a timeout resolves");
+}
+
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// Optimised builds measure every size; the smoke run only the smallest.
+const FULL: bool = !cfg!(debug_assertions);
+
+#[wasm_bindgen_test]
+async fn sweep_of_every_preset() {
+    let points = restart_points(1000..=120_000, if FULL { 24 } else { 2 });
+    for id in presets::ids() {
+        let file = presets::preset(id).expect("a preset parses");
+        yield_to_browser().await;
+        let start = now_ms();
+        let rows = break_even(&file, &points).expect("the sweep runs");
+        assert_eq!(rows.len(), points.len());
+        console_log!(
+            "bench wasm sweep {id}: {} points x 2 runs in {:.1} ms",
+            rows.len(),
+            now_ms() - start
+        );
+    }
+}
+
+#[wasm_bindgen_test]
+async fn growth_of_a_rolling_restart() {
+    let sizes: &[(usize, u32)] = if FULL {
+        &[(10, 100), (100, 1_000), (1_000, 10_000)]
+    } else {
+        &[(10, 100)]
+    };
+    for &(consumers, partitions) in sizes {
+        for rollout in [Rollout::Waves, Rollout::OneByOne] {
+            for is_static in [true, false] {
+                // One run must end within the runner's 20 s: the one-by-one
+                // restarts of 1,000 consumers (seconds natively) are left
+                // to the native bench.
+                if consumers >= 1_000 && rollout == Rollout::OneByOne {
+                    continue;
+                }
+                yield_to_browser().await;
+                let file = rolling_restart(consumers, partitions, rollout, is_static);
+                let start = now_ms();
+                let summary = summarize(&file, None).unwrap().expect("a simulation");
+                let kind = if is_static { "static" } else { "dynamic" };
+                console_log!(
+                    "bench wasm growth {} {kind} {consumers}x{partitions}: {:.1} ms (rebalances {})",
+                    rollout.name(),
+                    now_ms() - start,
+                    summary["rebalances"]
+                );
+            }
+        }
+    }
+}
