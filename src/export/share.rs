@@ -39,9 +39,17 @@ pub struct ShareState {
     /// event (absent in older links and when it is the step's own time).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub at_ms: Option<u64>,
-    /// Side-by-side compare mode, when it is on.
+    /// Side-by-side compare mode, when it is on (absent in older links
+    /// and when it is off). Its panes follow the position above.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compare: Option<CompareMode>,
+    /// The scenario compare mode's twins are made from, when it is not the
+    /// link's own: the panes do not mirror the actions the user took in
+    /// the main view, which the link's scenario has scripted in. Absent
+    /// when the twins are made from the link's scenario (and in older
+    /// links); only read with [`Self::compare`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compare_scenario: Option<SharedScenario>,
 }
 
 /// The scenario of a link: a preset by id (short links), or a whole
@@ -53,8 +61,8 @@ pub enum SharedScenario {
     Custom(Box<ScenarioFile>),
 }
 
-/// What compare mode shows. A placeholder with one mode today; new modes
-/// are new variants, so old links keep decoding.
+/// What compare mode shows (it has one mode today); new modes are new
+/// variants, so old links keep decoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CompareMode {
@@ -65,7 +73,28 @@ pub enum CompareMode {
 impl ShareState {
     /// The scenario the link opens: the preset, or the custom scenario.
     pub fn scenario_file(&self) -> Option<ScenarioFile> {
-        match &self.scenario {
+        self.scenario.file()
+    }
+
+    /// The scenario compare mode's twins are made from, when the link has
+    /// compare mode on: [`Self::compare_scenario`], else the link's own
+    /// (with the link's seed, as the link opens it).
+    pub fn compare_file(&self) -> Option<ScenarioFile> {
+        self.compare?;
+        match &self.compare_scenario {
+            Some(s) => s.file(),
+            None => self.scenario_file().map(|mut f| {
+                f.seed = self.seed;
+                f
+            }),
+        }
+    }
+}
+
+impl SharedScenario {
+    /// The scenario: the preset's file, or the custom scenario.
+    pub fn file(&self) -> Option<ScenarioFile> {
+        match self {
             SharedScenario::Preset(id) => presets::preset(id),
             SharedScenario::Custom(file) => Some((**file).clone()),
         }
@@ -91,7 +120,8 @@ pub enum ShareError {
         message: String,
     },
     UnknownPreset(String),
-    /// The scenario does not validate (its path is under `scenario.custom`).
+    /// The scenario does not validate (its path is under `scenario.custom`,
+    /// or `compare_scenario.custom` for compare mode's).
     InvalidScenario(ScenarioError),
     /// More than [`MAX_STEPS`] actions or requests.
     TooManySteps {
@@ -193,7 +223,17 @@ fn inflate(packed: &[u8]) -> Result<Vec<u8>, ShareError> {
 }
 
 fn check(state: &ShareState) -> Result<(), ShareError> {
-    let file = match &state.scenario {
+    check_scenario(&state.scenario, "scenario")?;
+    match &state.compare_scenario {
+        Some(s) => check_scenario(s, "compare_scenario"),
+        None => Ok(()),
+    }
+}
+
+/// A known preset, or a custom scenario (at `field`) that validates and
+/// has at most [`MAX_STEPS`] steps.
+fn check_scenario(scenario: &SharedScenario, field: &str) -> Result<(), ShareError> {
+    let file = match scenario {
         SharedScenario::Preset(id) => {
             return match presets::preset(id) {
                 Some(_) => Ok(()),
@@ -209,9 +249,9 @@ fn check(state: &ShareState) -> Result<(), ShareError> {
     }
     scenario::validate(file).map_err(|e| {
         let path = if e.path.is_empty() {
-            "scenario.custom".to_string()
+            format!("{field}.custom")
         } else {
-            format!("scenario.custom.{}", e.path)
+            format!("{field}.custom.{}", e.path)
         };
         ShareError::InvalidScenario(ScenarioError::new(path, e.message))
     })

@@ -140,14 +140,31 @@ impl Diff {
 pub struct Compare {
     /// The scenario the twins were made from.
     pub base: ScenarioFile,
+    /// The main view's scenario the twins follow; when it changes, new
+    /// twins are made from it. It is `base`, except in compare mode
+    /// reopened from a share link whose scenario has the sender's actions
+    /// scripted in while the twins keep the sender's ([`Self::reopened`]).
+    follows: ScenarioFile,
     pub panes: [Pane; 2],
 }
 
 impl Compare {
     /// The twins of `base`, run to `now_ms`.
     pub fn new(base: &ScenarioFile, now_ms: u64) -> Result<Self, ScenarioError> {
+        Compare::reopened(base, base, now_ms)
+    }
+
+    /// The twins of `base`, run to `now_ms`, following a main view that
+    /// plays `main` (a share link's scenario: `base` with the actions the
+    /// sender took in the main view, which the panes did not mirror).
+    pub fn reopened(
+        base: &ScenarioFile,
+        main: &ScenarioFile,
+        now_ms: u64,
+    ) -> Result<Self, ScenarioError> {
         let mut c = Compare {
             base: base.clone(),
+            follows: main.clone(),
             panes: [
                 Pane::new("static", with_membership(base, true))?,
                 Pane::new("dynamic", with_membership(base, false))?,
@@ -166,7 +183,7 @@ impl Compare {
 
     /// Follows the main view: new twins if its scenario changed, else its clock.
     pub fn follow_main(&mut self, scenario: &ScenarioFile, now_ms: u64) {
-        if &self.base != scenario {
+        if &self.follows != scenario {
             if let Ok(fresh) = Compare::new(scenario, now_ms) {
                 *self = fresh;
                 return;

@@ -10,9 +10,10 @@
 //! a `consumers` entry and a `start`), so the exported scenario replays to
 //! the same world, event for event, as the session did.
 
+use super::compare::Compare;
 use super::state::{check_simulation, AppState, Msg, RUN_AFTER_USER_ACTION_MS};
 use super::user_action::{apply_user, new_consumer, UserAction};
-use crate::export::share::{self, ShareState, SharedScenario};
+use crate::export::share::{self, CompareMode, ShareState, SharedScenario};
 use crate::export::{self, import_scenario};
 use crate::scenario::model::{ActionStep, ConsumerSpec, PartitionsSpec};
 use crate::scenario::{self, presets, world_of, ScenarioFile};
@@ -50,7 +51,9 @@ impl SessionScenario {
 /// each added consumer was given (its name, the topics then), and whether
 /// an action came after the scenario had ended. A session in which the
 /// user created a topic is refused: a scenario file lists its topics from
-/// the start, which would change the run.
+/// the start (`topics`), and its `add_partitions` step and its consumers'
+/// `topics` may only name those; listing the new topic from the start
+/// would subscribe the consumers to it from the start and change the run.
 pub fn session_scenario(state: &AppState) -> Result<SessionScenario, String> {
     let base = &state.scenario;
     if state.user_actions.is_empty() {
@@ -91,8 +94,9 @@ pub fn session_scenario(state: &AppState) -> Result<SessionScenario, String> {
                 if let Action::AddPartitions { topic, .. } = a {
                     if !base.topics.iter().any(|t| &t.name == topic) {
                         return Err(format!(
-                            "the session created topic {topic:?}, which a scenario file cannot \
-                             add later; export the scenario before creating it"
+                            "the session created topic {topic:?} at {at_ms} ms, which a scenario \
+                             file cannot do (its topics exist from the start; add_partitions only \
+                             grows one of them); export or share before creating a topic"
                         ));
                     }
                 }
@@ -264,7 +268,9 @@ pub fn import_text(text: &str) -> Result<ScenarioFile, String> {
 /// What `Share link` carries: the preset by id while it is unchanged and
 /// untouched, else the whole scenario with the user's actions; the seed;
 /// the position (steps, and the clock, which play can leave between two
-/// events).
+/// events); compare mode, when it is on, with the scenario of its twins
+/// when that is not the link's (the panes do not mirror the user's
+/// actions, which the link's scenario has scripted in).
 pub fn share_state(state: &AppState) -> Result<ShareState, String> {
     Ok(share_state_of(state, &session_scenario(state)?))
 }
@@ -276,6 +282,7 @@ pub fn share_state_of(state: &AppState, session: &SessionScenario) -> ShareState
         .preset
         .as_ref()
         .filter(|id| presets::preset(id).as_ref() == Some(&session.file));
+    let compare = state.compare.as_ref();
     ShareState {
         scenario: match preset {
             Some(id) => SharedScenario::Preset(id.clone()),
@@ -284,7 +291,18 @@ pub fn share_state_of(state: &AppState, session: &SessionScenario) -> ShareState
         seed: session.file.seed,
         steps: session.position(state.world.steps()),
         at_ms: Some(state.world.now_ms()),
-        compare: None,
+        compare: compare.map(|_| CompareMode::StaticVsDynamic),
+        compare_scenario: compare
+            .filter(|c| c.base != session.file)
+            .map(|c| shared_scenario(&c.base)),
+    }
+}
+
+/// `file` as a link carries it: a preset's id when it is one, else whole.
+fn shared_scenario(file: &ScenarioFile) -> SharedScenario {
+    match presets::ids().find(|id| presets::preset(id).as_ref() == Some(file)) {
+        Some(id) => SharedScenario::Preset(id.to_string()),
+        None => SharedScenario::Custom(Box::new(file.clone())),
     }
 }
 
@@ -295,7 +313,8 @@ pub fn share_fragment(state: &AppState) -> Result<String, String> {
 
 /// The app a link (`#s=…` or its value) opens: its scenario at its seed,
 /// run to its position (at most [`MAX_OPEN_STEPS`] steps, then its clock),
-/// or why not.
+/// with compare mode on if the link has it (its twins on that clock), or
+/// why not.
 pub fn open_link(link: &str) -> Result<AppState, String> {
     let shared = share::decode(link).map_err(|e| e.to_string())?;
     let mut file = shared
@@ -319,6 +338,16 @@ pub fn open_link(link: &str) -> Result<AppState, String> {
     // Play pauses between events: the clock then stands past the step's.
     if let Some(at_ms) = shared.at_ms.filter(|t| *t > state.world.now_ms()) {
         state.world.run_until(at_ms, 0);
+    }
+    // Compare mode last: its panes run once, straight to the clock.
+    if shared.compare.is_some() {
+        let base = shared
+            .compare_file()
+            .ok_or_else(|| "the link's compare scenario is unknown".to_string())?;
+        check_simulation(&base).map_err(|e| format!("compare mode: {e}"))?;
+        let compare = Compare::reopened(&base, &state.scenario, state.world.now_ms())
+            .map_err(|e| format!("compare mode: {e}"))?;
+        state.compare = Some(compare);
     }
     state.notice = None;
     Ok(state)

@@ -3,6 +3,8 @@
 import { defineConfig } from "@playwright/test";
 
 const port = Number(process.env.E2E_PORT ?? 4173);
+// The built app to serve: dist/ unless E2E_DIST names another build of it.
+const dist = process.env.E2E_DIST ?? "../../dist";
 
 export default defineConfig({
   testDir: ".",
@@ -36,7 +38,7 @@ export default defineConfig({
   },
   projects: [{ name: "chromium", use: { browserName: "chromium" } }],
   webServer: {
-    command: `node serve.mjs ../../dist ${port} 127.0.0.1`,
+    command: `node serve.mjs ${dist} ${port} 127.0.0.1`,
     url: `http://127.0.0.1:${port}/`,
     reuseExistingServer: false,
     timeout: 90_000,

@@ -2,7 +2,7 @@
 // download what the CLI writes, a share link reopens the same step, a bad
 // link or a bad import leaves the page usable with error-banner, and the
 // embed fits an 800×600 iframe with its `Open full view` link.
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { watchProblems } from "./problems";
@@ -12,13 +12,76 @@ const REPO = "../..";
 
 const button = (page: Page, name: string) => page.getByRole("button", { name, exact: true });
 
-/** The read-outs a learner compares: state, generation, virtual time. */
-async function readOuts(page: Page) {
+/**
+ * The read-outs a learner compares: state, generation, virtual time (the
+ * group's from `scope`, the main view's Group panel while compare panes show
+ * their own).
+ */
+async function readOuts(page: Page, scope: Page | Locator = page) {
   return {
-    state: await page.getByTestId("group-state").textContent(),
-    generation: await page.getByTestId("generation").textContent(),
+    state: await scope.getByTestId("group-state").textContent(),
+    generation: await scope.getByTestId("generation").textContent(),
     ms: await page.getByTestId("virtual-time").getAttribute("data-ms"),
   };
+}
+
+/** Each compare pane's read-outs (spec/ui-contract.md `pane`) and the diff strip. */
+async function paneReadOuts(page: Page) {
+  const panes = await page.getByTestId("pane").evaluateAll((panes) =>
+    panes.map((p) => {
+      const text = (id: string) => p.querySelector(`[data-testid="${id}"]`)?.textContent?.trim() ?? null;
+      return {
+        label: p.getAttribute("data-label"),
+        state: text("group-state"),
+        generation: text("generation"),
+        rebalances: text("rebalance-count"),
+        moves: text("partition-moves"),
+        owners: [...p.querySelectorAll('[data-testid="partition"]')].map(
+          (c) => `${c.getAttribute("data-topic")}-${c.getAttribute("data-partition")}:${c.getAttribute("data-owner")}`,
+        ),
+      };
+    }),
+  );
+  const diff = await page
+    .locator("table.compare-diff tbody tr")
+    .evaluateAll((rows) => rows.map((r) => [...r.children].map((c) => c.textContent?.trim())));
+  return { panes, diff };
+}
+
+/** The `Share link` URL of the page now. */
+async function shareLink(page: Page): Promise<string> {
+  await button(page, "Share link").click();
+  const url = await page.getByRole("textbox", { name: "Link to this scenario and step" }).inputValue();
+  expect(url).toMatch(/#s=v1\./);
+  return url;
+}
+
+/**
+ * Drags a file onto `target` as a browser does: real `dragenter`, `dragover`
+ * and `drop` events carrying a DataTransfer that holds the file. Returns,
+ * per event, whether the page cancelled it (a drop target must cancel
+ * `dragover` and `drop`, or the browser would open the file instead).
+ */
+async function dropFile(page: Page, target: Locator, name: string, text: string) {
+  await page.evaluate(() => {
+    const w = window as unknown as { dragSeen?: Record<string, boolean> };
+    if (w.dragSeen) return;
+    w.dragSeen = {};
+    for (const type of ["dragenter", "dragover", "drop"]) {
+      // On window, so after the app's own (delegated) listeners have run.
+      window.addEventListener(type, (e) => (w.dragSeen![type] = e.defaultPrevented));
+    }
+  });
+  const dataTransfer = await page.evaluateHandle(
+    ([name, text]) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([text], name, { type: "application/json" }));
+      return dt;
+    },
+    [name, text],
+  );
+  for (const type of ["dragenter", "dragover", "drop"]) await target.dispatchEvent(type, { dataTransfer });
+  return page.evaluate(() => (window as unknown as { dragSeen: Record<string, boolean> }).dragSeen);
 }
 
 async function downloadText(page: Page, name: string): Promise<{ file: string; text: string }> {
@@ -90,6 +153,59 @@ test("a share link reopens the same scenario at the same step with the same read
   expect(problems).toEqual([]);
 });
 
+test("a share link made with compare open reopens compare mode with the same pane read-outs", async ({ page }) => {
+  const problems = watchProblems(page);
+  await page.goto("/?scenario=kip345-restart");
+  for (let i = 0; i < 12; i++) await button(page, "Next state").click();
+  await expect(page.getByRole("region", { name: "Group" }).getByTestId("group-state")).toHaveText("Stable");
+  const toggle = button(page, "Compare static vs dynamic");
+  await toggle.click();
+  await expect(page.getByTestId("pane")).toHaveCount(2);
+  // An action in the main view, which the panes do not mirror: the link must
+  // keep their scenario apart from the one it replays in the main view (a
+  // dynamic twin restarting C would rebalance).
+  await button(page, "Restart C").click();
+  for (let i = 0; i < 8; i++) await button(page, "Next state").click();
+  const group = page.getByRole("region", { name: "Group" });
+  const main = await readOuts(page, group);
+  const before = await paneReadOuts(page);
+  expect(before.panes.map((p) => p.label)).toEqual(["static", "dynamic"]);
+  expect(before.panes[0].owners.length).toBeGreaterThan(0);
+  expect(before.diff.length).toBeGreaterThan(0);
+
+  const url = await shareLink(page);
+  await page.goto("about:blank");
+  await page.goto(url);
+  await expect(page.getByTestId("virtual-time")).toHaveAttribute("data-ms", main.ms!);
+  expect(await readOuts(page, group)).toEqual(main);
+  await expect(toggle).toHaveAttribute("aria-pressed", "true");
+  await expect(page.getByTestId("pane")).toHaveCount(2);
+  expect(await paneReadOuts(page)).toEqual(before);
+  await expect(page.getByTestId("error-banner")).toHaveCount(0);
+  await toggle.evaluate((el) => el.scrollIntoView({ block: "start" }));
+  await page.screenshot({ path: `${SHOTS}/share-compare-reopened.png` });
+
+  // Both go on alike: the reopened panes keep the sender's twins.
+  for (let i = 0; i < 3; i++) await button(page, "Next state").click();
+  const later = await paneReadOuts(page);
+  await page.goto("about:blank");
+  await page.goto(url);
+  await expect(page.getByTestId("pane")).toHaveCount(2);
+  for (let i = 0; i < 3; i++) await button(page, "Next state").click();
+  expect(await paneReadOuts(page)).toEqual(later);
+
+  // Closed again, the link says so.
+  await toggle.click();
+  await expect(page.getByTestId("pane")).toHaveCount(0);
+  const closed = await shareLink(page);
+  await page.goto("about:blank");
+  await page.goto(closed);
+  await expect(page.getByTestId("group-state")).toHaveCount(1);
+  await expect(toggle).toHaveAttribute("aria-pressed", "false");
+  await expect(page.getByTestId("pane")).toHaveCount(0);
+  expect(problems).toEqual([]);
+});
+
 test("a corrupted #s= link opens the default scenario with error-banner", async ({ page }) => {
   await page.goto("/#s=v1.eJzLSM3JyQcABiwCFQ-broken");
   await expect(page.getByTestId("error-banner")).toContainText("cannot be opened");
@@ -127,6 +243,64 @@ test("importing a bad file names the JSON path and keeps the session", async ({ 
   await expect(dialog).toBeHidden();
   await expect(page.getByTestId("virtual-time")).toHaveAttribute("data-ms", "0");
   await expect(page.getByTestId("error-banner")).toHaveCount(0);
+});
+
+test("dropping a scenario file on Import scenario loads it", async ({ page }) => {
+  const problems = watchProblems(page);
+  await page.goto("/?scenario=scale-out");
+  for (let i = 0; i < 5; i++) await button(page, "Step").click();
+  await expect(page.getByTestId("virtual-time")).not.toHaveAttribute("data-ms", "0");
+
+  await button(page, "Import scenario").click();
+  const dialog = page.getByRole("dialog", { name: "Import a scenario" });
+  await expect(dialog).toBeVisible();
+  const file = readFileSync(`${REPO}/static/scenarios/mixed-group.json`, "utf8");
+  const cancelled = await dropFile(page, dialog, "mixed-group.json", file);
+  expect(cancelled).toEqual({ dragenter: true, dragover: true, drop: true });
+
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId("virtual-time")).toHaveAttribute("data-ms", "0");
+  // mixed-group's consumers: static A and B, dynamic C and D (scale-out's are all static).
+  await expect(page.getByTestId("member")).toHaveCount(4);
+  const members = await page
+    .getByTestId("member")
+    .evaluateAll((m) => m.map((e) => `${e.getAttribute("data-name")}:${e.getAttribute("data-static")}`));
+  expect(members).toEqual(["A:true", "B:true", "C:false", "D:false"]);
+  await expect(page.getByText(JSON.parse(file).description)).toBeVisible();
+  await expect(page.getByTestId("error-banner")).toHaveCount(0);
+  expect(problems).toEqual([]);
+});
+
+test("dropping a malformed file names its JSON path and keeps the session", async ({ page }) => {
+  await page.goto("/?scenario=kip345-restart");
+  for (let i = 0; i < 5; i++) await button(page, "Next state").click();
+  await button(page, "Restart B").click();
+  for (let i = 0; i < 3; i++) await button(page, "Step").click();
+  const before = await readOuts(page);
+  const memberIds = () =>
+    page
+      .getByTestId("member")
+      .evaluateAll((m) => m.map((e) => `${e.getAttribute("data-name")}:${e.getAttribute("data-member-id")}`));
+  const members = await memberIds();
+
+  await button(page, "Import scenario").click();
+  const dialog = page.getByRole("dialog", { name: "Import a scenario" });
+  const bad =
+    '{"topics":[{"name":"t","partitions":4}],"consumers":[{"name":"A","session_timeout_ms":"ten"}],' +
+    '"actions":[{"at_ms":0,"start":"A"}]}';
+  const cancelled = await dropFile(page, dialog, "bad.json", bad);
+  expect(cancelled.drop).toBe(true);
+  await expect(page.getByTestId("error-banner")).toContainText("consumers[0].session_timeout_ms");
+  await expect(dialog.getByRole("alert")).toContainText("consumers[0].session_timeout_ms");
+  await page.screenshot({ path: `${SHOTS}/import-drop-error.png` });
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+
+  // The session is as it was, the user's restart of B included.
+  expect(await readOuts(page)).toEqual(before);
+  expect(await memberIds()).toEqual(members);
+  const { text } = await downloadText(page, "Export scenario");
+  expect(JSON.parse(text).actions.some((a: { restart?: string }) => a.restart === "B")).toBe(true);
 });
 
 test("the embed fits 800×600 without scrolling and links to the full view", async ({ page }) => {

@@ -8,6 +8,7 @@ fn preset_state(id: &str) -> ShareState {
         steps: 123,
         at_ms: None,
         compare: None,
+        compare_scenario: None,
     }
 }
 
@@ -18,6 +19,7 @@ fn custom_state(file: ScenarioFile) -> ShareState {
         steps: 0,
         at_ms: None,
         compare: Some(CompareMode::StaticVsDynamic),
+        compare_scenario: None,
     }
 }
 
@@ -187,4 +189,80 @@ fn a_scenario_of_more_than_ten_thousand_actions_is_refused_with_a_message() {
         }
     );
     assert!(err.to_string().contains("at most 10000"), "{err}");
+}
+
+#[test]
+fn compare_mode_and_the_scenario_of_its_twins_round_trip() {
+    for id in presets::ids() {
+        let mut by_id = preset_state(id);
+        by_id.compare = Some(CompareMode::StaticVsDynamic);
+        assert_eq!(decode(&encode(&by_id)), Ok(by_id.clone()), "{id}");
+        let mut twins_by_id = custom_state(presets::preset(id).unwrap());
+        twins_by_id.compare_scenario = Some(SharedScenario::Preset(id.to_string()));
+        assert_eq!(decode(&encode(&twins_by_id)), Ok(twins_by_id), "{id}");
+    }
+    for seed in 0..100 {
+        let mut state = custom_state(testgen::simulation(seed));
+        state.compare_scenario = Some(SharedScenario::Custom(Box::new(testgen::simulation(
+            seed + 1000,
+        ))));
+        assert_eq!(decode(&encode(&state)), Ok(state), "seed {seed}");
+    }
+}
+
+#[test]
+fn a_v1_link_without_the_compare_fields_decodes_as_compare_off() {
+    // The JSON of a link made before compare mode was carried.
+    let link = link_of_json(r#"{"scenario":{"preset":"kip345-restart"},"seed":7,"steps":123}"#);
+    let state = decode(&link).unwrap();
+    assert_eq!(state, preset_state("kip345-restart"));
+    assert_eq!((state.compare, &state.compare_scenario), (None, &None));
+    assert_eq!(state.compare_file(), None);
+    // And a state with compare off writes neither field.
+    let json = serde_json::to_string(&preset_state("scale-out")).unwrap();
+    assert!(!json.contains("compare"), "{json}");
+}
+
+#[test]
+fn the_twins_are_made_from_the_links_scenario_at_its_seed_unless_it_names_theirs() {
+    let mut state = preset_state("kip345-restart");
+    state.compare = Some(CompareMode::StaticVsDynamic);
+    let own = state.compare_file().unwrap();
+    assert_eq!(own.seed, 7);
+    assert_eq!(
+        own,
+        ScenarioFile {
+            seed: 7,
+            ..presets::preset("kip345-restart").unwrap()
+        }
+    );
+    state.compare_scenario = Some(SharedScenario::Preset("scale-out".into()));
+    assert_eq!(state.compare_file(), presets::preset("scale-out"));
+    state.compare = None;
+    assert_eq!(state.compare_file(), None, "compare off: no twins");
+}
+
+#[test]
+fn a_bad_compare_scenario_is_refused_and_named() {
+    let mut state = preset_state("scale-out");
+    state.compare = Some(CompareMode::StaticVsDynamic);
+    state.compare_scenario = Some(SharedScenario::Preset("no-such-story".into()));
+    assert_eq!(
+        decode(&encode(&state)),
+        Err(ShareError::UnknownPreset("no-such-story".into()))
+    );
+    let mut file = presets::preset("scale-out").unwrap();
+    file.actions.as_mut().unwrap()[0].start = Some("Nobody".into());
+    state.compare_scenario = Some(SharedScenario::Custom(Box::new(file)));
+    let Err(ShareError::InvalidScenario(e)) = decode(&encode(&state)) else {
+        panic!("expected InvalidScenario");
+    };
+    assert_eq!(e.path, "compare_scenario.custom.actions[0].start");
+    let link = link_of_json(
+        r#"{"scenario":{"preset":"scale-out"},"seed":1,"steps":0,"compare":"side_by_side"}"#,
+    );
+    let Err(ShareError::BadJson { path, .. }) = decode(&link) else {
+        panic!("expected BadJson");
+    };
+    assert_eq!(path, "compare");
 }

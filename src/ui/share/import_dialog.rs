@@ -96,6 +96,7 @@ pub fn ImportDialog(props: &ImportDialogProps) -> Html {
         <>
             <button type="button" class="action share-action" onclick={open}>{ "Import scenario" }</button>
             <dialog ref={dialog} class="import-dialog" aria-labelledby="gs-import-title"
+                    ondragenter={Callback::from(|e: DragEvent| e.prevent_default())}
                     ondragover={Callback::from(|e: DragEvent| e.prevent_default())} ondrop={on_drop}>
                 <h2 id="gs-import-title">{ "Import a scenario" }</h2>
                 <p class="import-help">
