@@ -12,7 +12,11 @@ use groupscope::scenario::presets;
 use groupscope::scenario::summarize;
 use groupscope::scenario::sweep::{break_even, restart_points};
 use groupscope::scenario::workload::{rolling_restart, Rollout};
+use groupscope::ui::share_state::share_fragment;
+use groupscope::ui::state::AppState;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
+use web_sys::{Element, HtmlElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -86,4 +90,70 @@ async fn growth_of_a_rolling_restart() {
             }
         }
     }
+}
+
+/// Mounts the app at the session a `#s=` fragment describes.
+async fn mount_app_at(fragment: &str) -> Element {
+    let window = web_sys::window().expect("a browser window");
+    window.location().set_hash(fragment).expect("set the hash");
+    let document = window.document().expect("a document");
+    let root = document.create_element("div").expect("a div");
+    document.body().expect("a body").append_child(&root).expect("mounted");
+    yew::Renderer::<groupscope::ui::App>::with_root(root.clone()).render();
+    yew::scheduler::flush().await;
+    root
+}
+
+fn button(root: &Element, name: &str) -> HtmlElement {
+    root.query_selector(&format!("button[aria-label=\"{name}\"]"))
+        .expect("a selector")
+        .unwrap_or_else(|| panic!("no button named {name:?}"))
+        .dyn_into()
+        .expect("a button")
+}
+
+/// Clicks `name` `times` times; the median ms from click to rendered page.
+async fn median_click_ms(root: &Element, name: &str, times: usize) -> f64 {
+    let mut ms = Vec::new();
+    for _ in 0..times {
+        let b = button(root, name);
+        let start = now_ms();
+        b.click();
+        yew::scheduler::flush().await;
+        ms.push(now_ms() - start);
+        yield_to_browser().await;
+    }
+    ms.sort_by(f64::total_cmp);
+    ms[ms.len() / 2]
+}
+
+/// The UI targets of BENCHMARKS.md: one Step of 100 consumers × 1,000
+/// partitions rendered, and Step back at event 10,000 (the view replays
+/// from its last checkpoint).
+#[wasm_bindgen_test]
+async fn a_step_and_a_step_back_of_a_large_group() {
+    let (consumers, partitions, at_step) = if FULL {
+        (100, 1_000, 10_000)
+    } else {
+        (10, 100, 400)
+    };
+    let file = rolling_restart(consumers, partitions, Rollout::Waves, true);
+    let mut state = AppState::with_scenario(file, None);
+    for _ in 0..at_step {
+        state.world.step();
+    }
+    let fragment = share_fragment(&state).expect("a link");
+    let start = now_ms();
+    let root = mount_app_at(&fragment).await;
+    let open_ms = now_ms() - start;
+    let step_ms = median_click_ms(&root, "Step", 21).await;
+    let back_ms = median_click_ms(&root, "Step back", 21).await;
+    console_log!(
+        "bench wasm ui {consumers}x{partitions}: open at step {at_step} {open_ms:.1} ms; Step {step_ms:.1} ms; Step back {back_ms:.1} ms (medians of 21)"
+    );
+    web_sys::window()
+        .expect("a window")
+        .location()
+        .set_hash("")
+        .expect("clear the hash");
 }
