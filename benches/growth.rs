@@ -8,97 +8,107 @@
 //! `cargo bench --bench growth` runs everything (minutes);
 //! `cargo bench --bench growth -- 10x100` only the smallest size.
 
-use criterion::{BenchmarkId, Criterion};
-use groupscope::scenario::workload::{rolling_restart, Rollout};
-use groupscope::scenario::world_of;
-use std::time::{Duration, Instant};
-
-const SIZES: [(usize, u32); 3] = [(10, 100), (100, 1_000), (1_000, 10_000)];
-
-/// The one-by-one restart of a dynamic group rebalances twice per consumer
-/// (2n + 1 times), and every rebalance makes all n members rejoin and
-/// resync: its events grow as n², whatever an event costs. At 1,000
-/// consumers that is minutes; it is measured up to 100 (BENCHMARKS.md).
-fn measured(consumers: usize, rollout: Rollout, is_static: bool) -> bool {
-    is_static || rollout == Rollout::Waves || consumers < 1_000
-}
-
-fn label(rollout: Rollout, is_static: bool) -> String {
-    let kind = if is_static { "static" } else { "dynamic" };
-    format!("{}/{kind}", rollout.name())
-}
-
-/// Runs one workload to its end; returns the events run.
-fn run(consumers: usize, partitions: u32, rollout: Rollout, is_static: bool) -> u64 {
-    let file = rolling_restart(consumers, partitions, rollout, is_static);
-    let mut world = world_of(&file, file.seed).expect("a generated workload runs");
-    world.set_tracing(false);
-    while world.step() {}
-    world.steps()
-}
-
-/// The size filter given on the command line, if any (`-- 10x100`).
-fn wanted(size: &str) -> bool {
-    let args: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with('-'))
-        .collect();
-    args.is_empty()
-        || args
-            .iter()
-            .any(|a| size.contains(a.as_str()) || a.contains(size))
-}
-
-fn table() {
-    println!("| workload | consumers × partitions | events | ms | µs per event |");
-    println!("|---|---|---:|---:|---:|");
-    for (consumers, partitions) in SIZES {
-        let size = format!("{consumers}x{partitions}");
-        if !wanted(&size) {
-            continue;
-        }
-        for rollout in [Rollout::Waves, Rollout::OneByOne] {
-            for is_static in [true, false] {
-                if !measured(consumers, rollout, is_static) {
-                    continue;
-                }
-                let start = Instant::now();
-                let events = run(consumers, partitions, rollout, is_static);
-                let ms = start.elapsed().as_secs_f64() * 1e3;
-                println!(
-                    "| {} | {consumers} × {partitions} | {events} | {ms:.1} | {:.2} |",
-                    label(rollout, is_static),
-                    ms * 1e3 / events.max(1) as f64
-                );
-            }
-        }
-    }
-}
-
+// criterion is a native dev-dependency: the wasm build of the benches (the
+// wasm clippy stage) gets an empty main.
 fn main() {
-    table();
-    let mut c = Criterion::default()
-        .sample_size(10)
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(5))
-        .configure_from_args();
-    let mut group = c.benchmark_group("growth");
-    for (consumers, partitions) in SIZES {
-        for rollout in [Rollout::Waves, Rollout::OneByOne] {
-            for is_static in [true, false] {
-                if !measured(consumers, rollout, is_static) {
-                    continue;
+    #[cfg(not(target_arch = "wasm32"))]
+    native::main();
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod native {
+    use criterion::{BenchmarkId, Criterion};
+    use groupscope::scenario::workload::{rolling_restart, Rollout};
+    use groupscope::scenario::world_of;
+    use std::time::{Duration, Instant};
+
+    const SIZES: [(usize, u32); 3] = [(10, 100), (100, 1_000), (1_000, 10_000)];
+
+    /// The one-by-one restart of a dynamic group rebalances twice per consumer
+    /// (2n + 1 times), and every rebalance makes all n members rejoin and
+    /// resync: its events grow as n², whatever an event costs. At 1,000
+    /// consumers that is minutes; it is measured up to 100 (BENCHMARKS.md).
+    fn measured(consumers: usize, rollout: Rollout, is_static: bool) -> bool {
+        is_static || rollout == Rollout::Waves || consumers < 1_000
+    }
+
+    fn label(rollout: Rollout, is_static: bool) -> String {
+        let kind = if is_static { "static" } else { "dynamic" };
+        format!("{}/{kind}", rollout.name())
+    }
+
+    /// Runs one workload to its end; returns the events run.
+    fn run(consumers: usize, partitions: u32, rollout: Rollout, is_static: bool) -> u64 {
+        let file = rolling_restart(consumers, partitions, rollout, is_static);
+        let mut world = world_of(&file, file.seed).expect("a generated workload runs");
+        world.set_tracing(false);
+        while world.step() {}
+        world.steps()
+    }
+
+    /// The size filter given on the command line, if any (`-- 10x100`).
+    fn wanted(size: &str) -> bool {
+        let args: Vec<String> = std::env::args()
+            .skip(1)
+            .filter(|a| !a.starts_with('-'))
+            .collect();
+        args.is_empty()
+            || args
+                .iter()
+                .any(|a| size.contains(a.as_str()) || a.contains(size))
+    }
+
+    fn table() {
+        println!("| workload | consumers × partitions | events | ms | µs per event |");
+        println!("|---|---|---:|---:|---:|");
+        for (consumers, partitions) in SIZES {
+            let size = format!("{consumers}x{partitions}");
+            if !wanted(&size) {
+                continue;
+            }
+            for rollout in [Rollout::Waves, Rollout::OneByOne] {
+                for is_static in [true, false] {
+                    if !measured(consumers, rollout, is_static) {
+                        continue;
+                    }
+                    let start = Instant::now();
+                    let events = run(consumers, partitions, rollout, is_static);
+                    let ms = start.elapsed().as_secs_f64() * 1e3;
+                    println!(
+                        "| {} | {consumers} × {partitions} | {events} | {ms:.1} | {:.2} |",
+                        label(rollout, is_static),
+                        ms * 1e3 / events.max(1) as f64
+                    );
                 }
-                let id = BenchmarkId::new(
-                    label(rollout, is_static),
-                    format!("{consumers}x{partitions}"),
-                );
-                group.bench_with_input(id, &(consumers, partitions), |b, &(n, p)| {
-                    b.iter(|| run(n, p, rollout, is_static))
-                });
             }
         }
     }
-    group.finish();
-    c.final_summary();
+
+    pub fn main() {
+        table();
+        let mut c = Criterion::default()
+            .sample_size(10)
+            .warm_up_time(Duration::from_millis(500))
+            .measurement_time(Duration::from_secs(5))
+            .configure_from_args();
+        let mut group = c.benchmark_group("growth");
+        for (consumers, partitions) in SIZES {
+            for rollout in [Rollout::Waves, Rollout::OneByOne] {
+                for is_static in [true, false] {
+                    if !measured(consumers, rollout, is_static) {
+                        continue;
+                    }
+                    let id = BenchmarkId::new(
+                        label(rollout, is_static),
+                        format!("{consumers}x{partitions}"),
+                    );
+                    group.bench_with_input(id, &(consumers, partitions), |b, &(n, p)| {
+                        b.iter(|| run(n, p, rollout, is_static))
+                    });
+                }
+            }
+        }
+        group.finish();
+        c.final_summary();
+    }
 }
