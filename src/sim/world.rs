@@ -52,19 +52,21 @@ pub struct RequestInfo {
 #[derive(Clone, Debug)]
 pub enum SimEvent {
     Action(usize),
+    // Messages are boxed: the queue moves its entries as it grows and
+    // shrinks, and a request or response is large next to a timer.
     ToCoordinator {
         request_id: RequestId,
-        request: Request,
+        request: Box<Request>,
     },
     ToClient {
         index: ConsumerId,
         incarnation: u32,
         sent_at_ms: u64,
-        response: Response,
+        response: Box<Response>,
     },
     ToAdmin {
         sent_at_ms: u64,
-        response: Response,
+        response: Box<Response>,
     },
     ClientTimer {
         index: ConsumerId,
@@ -441,7 +443,7 @@ impl World {
             } => {
                 self.remember_request(request_id, &request);
                 self.coordinator
-                    .handle_request(self.now_ms, request_id, request);
+                    .handle_request(self.now_ms, request_id, *request);
                 self.drain_coordinator();
             }
             SimEvent::ToClient {
@@ -459,12 +461,12 @@ impl World {
                     arrives_at_ms: self.now_ms,
                 });
                 if self.clients[index].incarnation == incarnation {
-                    let topics = self.topics.clone();
-                    self.drive(index, |c| c.on_response(response, &topics));
+                    let effects = self.clients[index].on_response(*response, &self.topics);
+                    self.after_drive(index, effects);
                 }
             }
             SimEvent::ToAdmin { response, .. } => {
-                if let Response::LeaveGroup(r) = response {
+                if let Response::LeaveGroup(r) = *response {
                     let event = WorldEvent::AdminRemoveAnswered { members: r.members };
                     self.log_event(event, Some(Rule::LeaveByInstanceId), None);
                 }
@@ -622,6 +624,12 @@ impl World {
     /// the metrics recount the partitions held when its holdings changed.
     fn drive(&mut self, index: ConsumerId, f: impl FnOnce(&mut Client) -> Vec<Effect>) {
         let effects = f(&mut self.clients[index]);
+        self.after_drive(index, effects);
+    }
+
+    /// What follows a consumer's reaction: the metrics learn what it now
+    /// consumes, and its effects are carried out.
+    fn after_drive(&mut self, index: ConsumerId, effects: Vec<Effect>) {
         self.sync_holdings(index);
         self.apply_effects(index, effects);
     }
@@ -745,7 +753,7 @@ impl World {
             at,
             SimEvent::ToCoordinator {
                 request_id: id,
-                request,
+                request: Box::new(request),
             },
         );
     }
@@ -783,7 +791,7 @@ impl World {
                                     index,
                                     incarnation,
                                     sent_at_ms: at_ms,
-                                    response,
+                                    response: Box::new(response),
                                 },
                             );
                         }
@@ -792,7 +800,7 @@ impl World {
                                 at,
                                 SimEvent::ToAdmin {
                                     sent_at_ms: at_ms,
-                                    response,
+                                    response: Box::new(response),
                                 },
                             );
                         }
