@@ -51,7 +51,10 @@ impl std::error::Error for ScenarioError {}
 /// Parses a scenario file and checks what serde cannot: one kind of
 /// scenario, one kind per step, non-decreasing `at_ms`, known `$NAME`s.
 pub fn parse(text: &str) -> Result<ScenarioFile, ScenarioError> {
-    let de = &mut serde_json::Deserializer::from_str(text);
+    // From bytes, as the share-link decoder reads its JSON: one reader type,
+    // so the wasm carries one copy of the path-tracking deserializer, not two
+    // (a `&str` is valid UTF-8, so the errors are the same).
+    let de = &mut serde_json::Deserializer::from_slice(text.as_bytes());
     let file: ScenarioFile = serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();
         let inner = e.into_inner();
