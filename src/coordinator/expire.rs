@@ -189,8 +189,8 @@ impl Coordinator {
         for member_id in &ids {
             let parked = self
                 .g_mut()
-                .get_mut(member_id)
-                .and_then(|m| m.awaiting_join.take());
+                .update(member_id, |m| m.awaiting_join.take())
+                .flatten();
             if let Some(parked) = parked {
                 let is_leader = member_id == &leader;
                 let response = JoinGroupResponse {

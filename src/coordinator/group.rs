@@ -78,6 +78,49 @@ pub struct Group {
     /// without scanning the group. Kept by [`Group::add`], [`Group::remove`]
     /// and [`Group::rename`]; a lookup checks the slot it is given.
     index: IdMap<MemberId, usize>,
+    /// Counts over the members, kept as they change (Kafka's GroupMetadata
+    /// keeps `numMembersAwaitingJoin` and `supportedProtocols` the same way),
+    /// so a JoinGroup does not scan the group.
+    tally: Tally,
+}
+
+/// What [`Group`] counts over its members.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Tally {
+    parked_joins: usize,
+    parked_syncs: usize,
+    statics: usize,
+    /// Protocol name → members listing it (`supportedProtocols`).
+    protocols: BTreeMap<String, usize>,
+}
+
+impl Tally {
+    fn of<'a>(members: impl Iterator<Item = &'a Member>) -> Tally {
+        let mut t = Tally::default();
+        for m in members {
+            t.count(m, true);
+        }
+        t
+    }
+
+    /// Adds (or takes away) one member's share.
+    fn count(&mut self, m: &Member, add: bool) {
+        let step = |n: &mut usize, on: bool| match (on, add) {
+            (false, _) => {}
+            (true, true) => *n += 1,
+            (true, false) => *n -= 1,
+        };
+        step(&mut self.parked_joins, m.awaiting_join.is_some());
+        step(&mut self.parked_syncs, m.awaiting_sync.is_some());
+        step(&mut self.statics, m.is_static());
+        for p in &m.protocols {
+            let n = self.protocols.entry(p.name.clone()).or_insert(0);
+            step(n, true);
+            if *n == 0 {
+                self.protocols.remove(&p.name);
+            }
+        }
+    }
 }
 
 impl Group {
@@ -96,7 +139,33 @@ impl Group {
             new_member_added: false,
             offsets: BTreeMap::new(),
             index: IdMap::default(),
+            tally: Tally::default(),
         }
+    }
+
+    /// The counts, checked against a recount in debug builds (tests), so a
+    /// change that bypassed [`Group::update`] is caught there.
+    fn tally(&self) -> &Tally {
+        debug_assert_eq!(
+            self.tally,
+            Tally::of(self.members.iter()),
+            "a member's parked requests, instance id or protocols changed outside Group::update"
+        );
+        &self.tally
+    }
+
+    /// Changes member `member_id` through `f`, keeping the counts right: the
+    /// way to park or answer its requests or to replace its protocols.
+    pub fn update<R>(
+        &mut self,
+        member_id: &MemberId,
+        f: impl FnOnce(&mut Member) -> R,
+    ) -> Option<R> {
+        let i = self.index_of(member_id)?;
+        self.tally.count(&self.members[i], false);
+        let out = f(&mut self.members[i]);
+        self.tally.count(&self.members[i], true);
+        Some(out)
     }
 
     pub fn has(&self, member_id: &MemberId) -> bool {
@@ -134,14 +203,16 @@ impl Group {
     }
 
     /// Gives member `old_id` the id `new_id` and moves it to the end of the
-    /// members (Kafka's map re-inserts it); returns the renamed member.
-    pub fn rename(&mut self, old_id: &MemberId, new_id: &MemberId) -> Option<&mut Member> {
-        let index = self.index_of(old_id)?;
+    /// members (Kafka's map re-inserts it); false if there is no such member.
+    pub fn rename(&mut self, old_id: &MemberId, new_id: &MemberId) -> bool {
+        let Some(index) = self.index_of(old_id) else {
+            return false;
+        };
         let mut member = self.members.remove(index);
         member.member_id = new_id.clone();
         self.members.push(member);
         self.reindex();
-        self.members.last_mut()
+        true
     }
 
     pub fn is_leader(&self, member_id: &MemberId) -> bool {
@@ -156,11 +227,19 @@ impl Group {
         self.static_members.get(iid)
     }
 
+    /// Members with a parked JoinGroup (`numMembersAwaitingJoin`).
     pub fn num_awaiting_join(&self) -> usize {
-        self.members
-            .iter()
-            .filter(|m| m.awaiting_join.is_some())
-            .count()
+        self.tally().parked_joins
+    }
+
+    /// Members with a parked SyncGroup.
+    pub fn num_awaiting_sync(&self) -> usize {
+        self.tally().parked_syncs
+    }
+
+    /// Members with a `group.instance.id`.
+    pub fn num_static(&self) -> usize {
+        self.tally().statics
     }
 
     /// `hasAllMembersJoined` (GM L389).
@@ -197,6 +276,7 @@ impl Group {
         self.pending_members.retain(|p| p != &member.member_id);
         self.index
             .insert(member.member_id.clone(), self.members.len());
+        self.tally.count(&member, true);
         self.members.push(member);
     }
 
@@ -205,8 +285,9 @@ impl Group {
     /// member (Kafka: `members.keys.headOption`, arbitrary). Invokes no callback.
     pub fn remove(&mut self, member_id: &MemberId) -> Option<Member> {
         let removed = self.index_of(member_id).map(|i| self.members.remove(i));
-        if removed.is_some() {
+        if let Some(member) = &removed {
             self.reindex();
+            self.tally.count(member, false);
         }
         if let Some(member) = &removed {
             if let Some(iid) = &member.group_instance_id {
@@ -224,14 +305,8 @@ impl Group {
     }
 
     /// How many members list each protocol name.
-    fn protocol_counts(&self) -> BTreeMap<&str, usize> {
-        let mut counts = BTreeMap::new();
-        for m in &self.members {
-            for p in &m.protocols {
-                *counts.entry(p.name.as_str()).or_insert(0) += 1;
-            }
-        }
-        counts
+    fn protocol_counts(&self) -> &BTreeMap<String, usize> {
+        &self.tally().protocols
     }
 
     /// `supportsProtocols` (GM L461): an Empty group takes any non-empty type
@@ -245,7 +320,7 @@ impl Group {
         self.protocol_type.as_deref() == Some(protocol_type)
             && names
                 .iter()
-                .any(|n| counts.get(n).copied() == Some(self.members.len()))
+                .any(|n| counts.get(*n).copied() == Some(self.members.len()))
     }
 
     /// `selectProtocol` (GM L431): each member votes for its first protocol
@@ -304,5 +379,70 @@ impl Group {
             }
             None => false,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn member(id: &str, iid: Option<&str>, protocols: &[&str]) -> Member {
+        Member {
+            member_id: id.into(),
+            group_instance_id: iid.map(Into::into),
+            client_id: "c".into(),
+            client_host: "/127.0.0.1".into(),
+            rebalance_timeout_ms: 1,
+            session_timeout_ms: 1,
+            protocol_type: "consumer".into(),
+            protocols: protocols
+                .iter()
+                .map(|n| Protocol {
+                    name: n.to_string(),
+                    metadata: Vec::new(),
+                })
+                .collect(),
+            assignment: Vec::new(),
+            awaiting_join: None,
+            awaiting_sync: None,
+            is_new: true,
+        }
+    }
+
+    #[test]
+    fn the_counts_follow_adds_updates_renames_and_removals() {
+        let mut g = Group::new("g");
+        g.add(member("a", Some("A"), &["range", "roundrobin"]));
+        g.add(member("b", None, &["range"]));
+        g.state = GroupState::Stable; // an Empty group supports any protocol
+        assert_eq!((g.num_static(), g.num_awaiting_join()), (1, 0));
+        g.update(&"a".into(), |m| {
+            m.awaiting_join = Some(ParkedJoin { request: 1 })
+        });
+        g.update(&"b".into(), |m| m.awaiting_sync = Some(2));
+        assert_eq!((g.num_awaiting_join(), g.num_awaiting_sync()), (1, 1));
+        assert!(g.rename(&"a".into(), &"a2".into()));
+        assert_eq!(g.get(&"a2".into()).map(|m| m.is_static()), Some(true));
+        assert!(g.supports_protocols("consumer", &["range"]));
+        g.update(&"b".into(), |m| m.protocols.clear());
+        assert!(!g.supports_protocols("consumer", &["range"]));
+        g.remove(&"a2".into());
+        assert_eq!(
+            (g.num_static(), g.num_awaiting_join(), g.num_awaiting_sync()),
+            (0, 0, 1)
+        );
+        assert_eq!(g.members.len(), 1);
+    }
+
+    /// The counts are checked against a recount in debug builds, so a
+    /// change that goes around `Group::update` cannot go unnoticed in tests.
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "outside Group::update")]
+    fn a_parked_join_set_behind_the_groups_back_is_caught() {
+        let mut g = Group::new("g");
+        g.add(member("a", None, &["range"]));
+        g.members[0].awaiting_join = Some(ParkedJoin { request: 1 });
+        g.num_awaiting_join();
     }
 }

@@ -260,12 +260,12 @@ impl Coordinator {
     /// `updateMember` (GM L515): protocols and timeouts are replaced by the
     /// request's; the join is parked (a previous parked join is dropped unanswered).
     fn update_member(&mut self, rid: RequestId, req: &JoinGroupRequest) {
-        if let Some(m) = self.g_mut().get_mut(&req.member_id) {
+        self.g_mut().update(&req.member_id, |m| {
             m.protocols = req.protocols.clone();
             m.rebalance_timeout_ms = req.rebalance_timeout_ms;
             m.session_timeout_ms = req.session_timeout_ms;
             m.awaiting_join = Some(ParkedJoin { request: rid });
-        }
+        });
     }
 
     fn update_member_and_rebalance(&mut self, rid: RequestId, req: &JoinGroupRequest, rule: Rule) {
@@ -387,9 +387,7 @@ impl Coordinator {
         current_leader: MemberId,
         version: i16,
     ) {
-        if let Some(m) = self.g_mut().get_mut(new_id) {
-            m.awaiting_join = None;
-        }
+        self.g_mut().update(new_id, |m| m.awaiting_join = None);
         let response = if version >= 9 {
             let is_leader = self.g().is_leader(new_id);
             self.current_generation_response(new_id, is_leader, is_leader)
@@ -423,11 +421,12 @@ impl Coordinator {
         new_id: &MemberId,
     ) {
         let g = self.g_mut();
-        let Some(member) = g.rename(old_id, new_id) else {
+        if !g.rename(old_id, new_id) {
             return;
-        };
-        let parked_join = member.awaiting_join.take();
-        let parked_sync = member.awaiting_sync.take();
+        }
+        let (parked_join, parked_sync) = g
+            .update(new_id, |m| (m.awaiting_join.take(), m.awaiting_sync.take()))
+            .unwrap_or_default();
         if g.is_leader(old_id) {
             g.leader_id = Some(new_id.clone());
         }

@@ -440,11 +440,16 @@ impl Coordinator {
     /// `resetAndPropagateAssignmentError` (GC): every assignment is cleared
     /// and every parked SyncGroup is answered with `error`.
     fn reset_and_propagate_assignment_error(&mut self, error: ErrorCode, rule: Rule) {
+        let g = self.g_mut();
+        let ids: Vec<MemberId> = g.members.iter().map(|m| m.member_id.clone()).collect();
         let mut parked = Vec::new();
-        for m in &mut self.g_mut().members {
-            m.assignment.clear();
-            if let Some(request) = m.awaiting_sync.take() {
-                parked.push((m.member_id.clone(), request));
+        for member_id in ids {
+            let request = g.update(&member_id, |m| {
+                m.assignment.clear();
+                m.awaiting_sync.take()
+            });
+            if let Some(Some(request)) = request {
+                parked.push((member_id, request));
             }
         }
         for (member_id, request) in parked {
@@ -482,8 +487,8 @@ impl Coordinator {
     ) {
         if let Some(parked) = self
             .g_mut()
-            .get_mut(member_id)
-            .and_then(|m| m.awaiting_join.take())
+            .update(member_id, |m| m.awaiting_join.take())
+            .flatten()
         {
             let response =
                 JoinGroupResponse::error(MemberId::default(), ErrorCode::UnknownMemberId);

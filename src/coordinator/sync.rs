@@ -25,9 +25,8 @@ impl Coordinator {
                 Rule::SyncRebalanceInProgress,
             ),
             GroupState::CompletingRebalance => {
-                if let Some(m) = self.g_mut().get_mut(&member_id) {
-                    m.awaiting_sync = Some(rid);
-                }
+                self.g_mut()
+                    .update(&member_id, |m| m.awaiting_sync = Some(rid));
                 self.remove_pending_sync_member(&member_id);
                 if self.g().is_leader(&member_id) {
                     self.store_leader_assignment(req.assignments);
@@ -133,9 +132,7 @@ impl Coordinator {
             })
             .collect();
         for (member_id, rid, assignment) in parked {
-            if let Some(m) = self.g_mut().get_mut(&member_id) {
-                m.awaiting_sync = None;
-            }
+            self.g_mut().update(&member_id, |m| m.awaiting_sync = None);
             let response = SyncGroupResponse {
                 error: ErrorCode::None,
                 protocol_type: protocol_type.clone(),

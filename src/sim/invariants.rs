@@ -102,6 +102,10 @@ pub fn check(world: &World) -> Vec<Violation> {
 /// must hold no other entry (two members with one instance id cannot both
 /// be mapped to themselves).
 fn check_static_map(g: &Group, out: &mut Vec<ViolationKind>) {
+    if g.num_static() == 0 && g.static_members.is_empty() {
+        // A dynamic group: nothing to map (and no scan per JoinGroup).
+        return;
+    }
     let mut statics = 0;
     let mut consistent = true;
     for m in &g.members {
@@ -138,14 +142,11 @@ fn check_static_map(g: &Group, out: &mut Vec<ViolationKind>) {
 
 /// Parked responses only where Kafka parks them.
 fn check_parked(g: &Group, out: &mut Vec<ViolationKind>) {
-    if g.state != GroupState::PreparingRebalance
-        && g.members.iter().any(|m| m.awaiting_join.is_some())
-    {
+    // The group's counts (recounted and compared in debug builds).
+    if g.state != GroupState::PreparingRebalance && g.num_awaiting_join() > 0 {
         out.push(ViolationKind::ParkedJoin(g.state));
     }
-    if g.state != GroupState::CompletingRebalance
-        && g.members.iter().any(|m| m.awaiting_sync.is_some())
-    {
+    if g.state != GroupState::CompletingRebalance && g.num_awaiting_sync() > 0 {
         out.push(ViolationKind::ParkedSync(g.state));
     }
 }

@@ -42,11 +42,13 @@ pub struct Metrics {
     pub per_consumer: BTreeMap<String, ConsumerMetrics>,
     /// Per topic, per partition number: unavailable ms so far.
     pub per_partition_unavailable_ms: BTreeMap<String, Vec<u64>>,
-    /// The owner (consumer name) of each partition in the last stored assignment.
-    pub last_owners: BTreeMap<TopicPartition, String>,
-    /// The same owners, per topic and partition number, for fast lookups.
+    /// The owner of each partition in the last stored assignment, per topic
+    /// and partition number: an index into `owner_names`.
     #[serde(skip)]
-    owner_grid: BTreeMap<String, Vec<Option<String>>>,
+    owner_grid: BTreeMap<String, Vec<Option<usize>>>,
+    /// The consumers' names, by their index in the world.
+    #[serde(skip)]
+    owner_names: Vec<String>,
     /// The partitions that moved in the last stored assignment.
     pub last_moved: Vec<TopicPartition>,
     pub last_assignment_generation: i32,
@@ -161,8 +163,8 @@ impl Metrics {
         let owner = self
             .owner_grid
             .get(&p.topic)
-            .and_then(|o| o.get(i))
-            .and_then(|o| o.as_deref());
+            .and_then(|o| o.get(i).copied().flatten())
+            .and_then(|o| self.owner_names.get(o));
         match owner.and_then(|o| self.per_consumer.get_mut(o)) {
             Some(m) => m.unavailable_ms += dt,
             None => self.unassigned_unavailable_ms += dt,
@@ -247,49 +249,66 @@ impl Metrics {
     }
 
     fn record_assignment(&mut self, generation_id: i32, group: &Group, clients: &[Client]) {
+        if self.owner_names.len() != clients.len() {
+            self.owner_names = clients.iter().map(|c| c.config.name.clone()).collect();
+        }
         // Each member's consumer, by its current or an earlier member id.
-        let mut consumer_of: HashMap<&MemberId, &str> = HashMap::new();
-        for c in clients {
+        let mut consumer_of: HashMap<&MemberId, usize> = HashMap::new();
+        for (i, c) in clients.iter().enumerate() {
             for id in c.past_member_ids.iter().chain([&c.member_id]) {
-                consumer_of.entry(id).or_insert(c.config.name.as_str());
+                consumer_of.entry(id).or_insert(i);
             }
         }
-        let mut owners = BTreeMap::new();
+        let mut owners: BTreeMap<String, Vec<Option<usize>>> = BTreeMap::new();
         for m in &group.members {
-            let Some(name) = consumer_of.get(&m.member_id) else {
+            let Some(&consumer) = consumer_of.get(&m.member_id) else {
                 continue;
             };
             for p in &m.assignment {
-                owners.insert(p.clone(), name.to_string());
+                if !owners.contains_key(&p.topic) {
+                    owners.insert(p.topic.clone(), Vec::new());
+                }
+                let row = owners.get_mut(&p.topic).expect("just inserted");
+                let i = p.partition as usize;
+                if row.len() <= i {
+                    row.resize(i + 1, None);
+                }
+                row[i] = Some(consumer);
             }
         }
+        self.count_moves(&owners);
+        self.owner_grid = owners;
+        self.last_assignment_generation = generation_id;
+    }
+
+    /// Partitions whose owner differs from the last stored assignment's
+    /// (given to another consumer, or to nobody).
+    fn count_moves(&mut self, owners: &BTreeMap<String, Vec<Option<usize>>>) {
         self.last_moved.clear();
-        for (p, old) in &self.last_owners {
-            let new = owners.get(p);
-            if new != Some(old) {
+        for (topic, row) in &self.owner_grid {
+            for (i, old) in row.iter().enumerate() {
+                let Some(old) = *old else {
+                    continue;
+                };
+                let new = owners.get(topic).and_then(|r| r.get(i).copied().flatten());
+                if new == Some(old) {
+                    continue;
+                }
                 self.partition_moves += 1;
-                self.last_moved.push(p.clone());
+                self.last_moved
+                    .push(TopicPartition::new(topic.clone(), i as u32));
+                let name = &self.owner_names[old];
                 self.per_consumer
-                    .entry(old.clone())
+                    .entry(name.clone())
                     .or_default()
                     .partitions_lost += 1;
                 if let Some(n) = new {
                     self.per_consumer
-                        .entry(n.clone())
+                        .entry(self.owner_names[n].clone())
                         .or_default()
                         .partitions_gained += 1;
                 }
             }
         }
-        self.owner_grid.clear();
-        for (p, name) in &owners {
-            let row = self.owner_grid.entry(p.topic.clone()).or_default();
-            if row.len() <= p.partition as usize {
-                row.resize(p.partition as usize + 1, None);
-            }
-            row[p.partition as usize] = Some(name.clone());
-        }
-        self.last_owners = owners;
-        self.last_assignment_generation = generation_id;
     }
 }
