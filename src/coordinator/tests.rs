@@ -404,3 +404,82 @@ fn no_request_sequence_in_these_tests_breaks_the_transition_table() {
     let (c, _, _) = fx_s2();
     assert!(c.bugs().is_empty());
 }
+
+/// GCT `testRebalanceTimesOutWhenSyncRequestIsNotReceived` (spec §5.5,
+/// KAFKA-12890): a member that never sends SyncGroup is removed when the
+/// pending-sync timer (join completion + the rebalance timeout) fires, even
+/// though its heartbeats kept its session alive, and even if it is static.
+#[test]
+fn a_member_that_never_syncs_is_removed_at_the_pending_sync_deadline_despite_heartbeats() {
+    let mut c = coordinator();
+    c.handle_request(0, 1, join("", Some("leader"), 9, &["range"]));
+    c.handle_request(0, 2, join("", Some("follower"), 9, &["range"]));
+    c.handle_timeout(50);
+    c.handle_timeout(100);
+    let out = responses(&mut c);
+    let (l1, f1) = (
+        join_response(&out[0].1).member_id.clone(),
+        join_response(&out[1].1).member_id.clone(),
+    );
+    assert_eq!(c.timer(&TimerKey::Sync).map(|t| t.deadline_ms), Some(600));
+    c.handle_request(
+        100,
+        3,
+        sync(&l1, 1, Some("leader"), &[(&l1, &["t-0"]), (&f1, &["t-1"])]),
+    );
+    // Both keep heartbeating, so neither session is due before 1,050.
+    c.handle_request(550, 4, heartbeat(&l1, 1, Some("leader")));
+    c.handle_request(550, 5, heartbeat(&f1, 1, Some("follower")));
+    let errors: Vec<ErrorCode> = responses(&mut c).iter().map(|(_, r)| r.error()).collect();
+    assert_eq!(errors, [ErrorCode::None; 3]);
+    c.handle_timeout(599);
+    assert!(c.group().unwrap().has(&f1), "not before the deadline");
+    c.handle_timeout(600);
+    let removed: Vec<Rule> = std::iter::from_fn(|| c.poll_output())
+        .filter_map(|o| match o {
+            Output::Event {
+                event: Event::MemberRemoved { .. },
+                rule,
+                ..
+            } => Some(rule),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(removed, [Rule::PendingSyncExpired]);
+    let g = c.group().unwrap();
+    assert!(!g.has(&f1) && g.has(&l1));
+    assert_eq!(
+        g.static_members.len(),
+        1,
+        "the follower's mapping went with it"
+    );
+    assert_eq!(g.state, GroupState::PreparingRebalance);
+}
+
+/// `MemberMetadata.hasSatisfiedHeartbeat` (spec §5.1): a member parked in
+/// the join phase is not expired when its session timer fires; it waits
+/// for the join to complete.
+#[test]
+fn a_member_parked_in_the_join_phase_outlives_its_session_timer() {
+    let (mut c, l1, f1) = fx_s2();
+    // L1's session is due at 600. The leader rejoins at 400 (a rebalance
+    // in Stable); F1 keeps heartbeating but does not rejoin, so the join
+    // phase runs until 400 + R = 900, past L1's deadline.
+    c.handle_request(
+        400,
+        5,
+        join(l1.as_str(), Some("leader"), 9, &["range", "roundrobin"]),
+    );
+    c.handle_request(550, 6, heartbeat(&f1, 1, Some("follower")));
+    responses(&mut c);
+    assert_eq!(c.group().unwrap().state, GroupState::PreparingRebalance);
+    assert_eq!(
+        c.timer(&TimerKey::Heartbeat(l1.clone()))
+            .map(|t| t.deadline_ms),
+        Some(600)
+    );
+    c.handle_timeout(600);
+    let g = c.group().unwrap();
+    assert!(g.has(&l1), "parked in the join phase: not expired at 600");
+    assert_eq!(g.state, GroupState::PreparingRebalance);
+}
