@@ -6,7 +6,8 @@
 //! read as "same cost per event" (BENCHMARKS.md).
 //!
 //! `cargo bench --bench growth` runs everything (minutes);
-//! `cargo bench --bench growth -- 10x100` only the smallest size.
+//! `cargo bench --bench growth -- 10x100` only the smallest size;
+//! `GROWTH_TABLE_ONLY=1 cargo bench --bench growth` the table alone.
 
 // criterion is a native dev-dependency: the wasm build of the benches (the
 // wasm clippy stage) gets an empty main.
@@ -42,6 +43,7 @@ mod native {
         let file = rolling_restart(consumers, partitions, rollout, is_static);
         let mut world = world_of(&file, file.seed).expect("a generated workload runs");
         world.set_tracing(false);
+        world.set_logging(false);
         while world.step() {}
         world.steps()
     }
@@ -86,6 +88,10 @@ mod native {
 
     pub fn main() {
         table();
+        // `GROWTH_TABLE_ONLY=1`: the table alone (one run per workload).
+        if std::env::var_os("GROWTH_TABLE_ONLY").is_some() {
+            return;
+        }
         let mut c = Criterion::default()
             .sample_size(10)
             .warm_up_time(Duration::from_millis(500))

@@ -341,6 +341,7 @@ pub fn run(file: &ScenarioFile, seed: u64) -> Result<Vec<Value>, ScenarioError> 
 pub fn summarize(file: &ScenarioFile, seed: u64) -> Result<Value, ScenarioError> {
     let mut world = world_of(file, seed)?;
     world.set_tracing(false);
+    world.set_logging(false);
     let mut steps = 0;
     while steps < MAX_STEPS && world.step() {
         steps += 1;
@@ -371,6 +372,24 @@ pub fn summary_line(world: &World) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_run_without_trace_or_log_sums_up_exactly_like_a_traced_run() {
+        for id in crate::scenario::presets::ids() {
+            let file = crate::scenario::presets::preset(id).unwrap();
+            let traced = run(&file, 3).unwrap();
+            let quiet = summarize(&file, 3).unwrap();
+            assert_eq!(traced.last(), Some(&quiet), "{id}");
+        }
+        let mut world = world_of(
+            &crate::scenario::presets::preset("kip345-restart").unwrap(),
+            1,
+        )
+        .unwrap();
+        world.set_logging(false);
+        while world.step() {}
+        assert!(world.log().is_empty(), "no log kept");
+    }
 
     fn parse_err(json: &str) -> ScenarioError {
         crate::scenario::parse(json).expect_err("the file is refused")

@@ -126,6 +126,7 @@ fn stretch_restarts(actions: &mut [ActionStep], restart_ms: u64) {
 
 fn outcome(file: &ScenarioFile) -> Result<Outcome, ScenarioError> {
     let mut world = world_of(file, file.seed)?;
+    world.set_logging(false);
     let mut steps = 0;
     while steps < MAX_STEPS && world.step() {
         steps += 1;

@@ -96,6 +96,9 @@ pub struct World {
     trace: Vec<TraceRecord>,
     /// Whether trace records are kept (the CLI does; the UI does not need them).
     tracing: bool,
+    /// Whether the event log is kept (the UI reads it; a run that only
+    /// wants its figures, like a sweep, does not).
+    logging: bool,
     pub(super) metrics: Metrics,
     pub(super) violations: Vec<Violation>,
     pub(super) ended: bool,
@@ -143,6 +146,7 @@ impl World {
             log: Vec::new(),
             trace: Vec::new(),
             tracing: false,
+            logging: true,
             violations: Vec::new(),
             ended: false,
             topics_at_assignment: BTreeMap::new(),
@@ -226,6 +230,13 @@ impl World {
     /// Keeps (or stops keeping) trace records; the CLI keeps them.
     pub fn set_tracing(&mut self, on: bool) {
         self.tracing = on;
+    }
+
+    /// Keeps (the default) or drops the event log from now on. A run for
+    /// its figures alone drops it, so its memory stays flat however many
+    /// events it has; tracing keeps it regardless (trace lines point into it).
+    pub fn set_logging(&mut self, on: bool) {
+        self.logging = on;
     }
 
     /// The actions queued so far, scripted and user's, in order.
@@ -866,6 +877,8 @@ impl World {
     ) {
         if self.tracing {
             self.trace.push(TraceRecord::Event(self.log.len()));
+        } else if !self.logging {
+            return;
         }
         self.log.push(LogEntry {
             at_ms,
