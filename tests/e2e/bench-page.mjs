@@ -1,0 +1,140 @@
+// Page weight and first paint, GroupScope against RaftScope, in one run.
+// scripts/bench-page runs it; it measures and prints, it asserts nothing.
+//
+//   node bench-page.mjs GROUPSCOPE_DIST RAFTSCOPE_DIR [LOADS]
+//
+// Each page is served from its own directory on 127.0.0.1 by the same
+// server (static-server.mjs: uncompressed, no-store) and loaded LOADS times
+// (default 10), the two alternating and each pair in swapped order, every
+// load in a fresh browser context (an empty cache) of one headless Chromium.
+// Per load: first-contentful-paint (PerformanceObserver 'paint'),
+// largest-contentful-paint, the load event, for GroupScope when the
+// prerendered panels painted (Element Timing on the shell's first panel
+// heading, a frame after the header) and the moment the app started (Trunk's
+// TrunkApplicationStarted, after the wasm's first render), and the files
+// served. Weight: each file a load fetched, raw and `gzip -9`.
+import { chromium } from "playwright-core";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { relative, resolve } from "node:path";
+import { serveDir, CHROMIUM } from "./static-server.mjs";
+
+const [gsDir, rsDir] = [process.argv[2], process.argv[3]].map((d) => resolve(d));
+const loads = Number(process.argv[4] ?? 10);
+const VIEWPORT = { width: 1280, height: 900 };
+
+// In the page, before anything else runs.
+function instrument() {
+  window.__bench = { fcp: null, lcp: null, panels: null, started: null };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (e.name === "first-contentful-paint") window.__bench.fcp = e.startTime;
+  }).observe({ type: "paint", buffered: true });
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__bench.lcp = e.startTime;
+  }).observe({ type: "largest-contentful-paint", buffered: true });
+  // GroupScope's prerendered panels (tests/e2e/prerender.mjs marks one heading).
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (e.identifier === "gs-shell-panels") window.__bench.panels = e.renderTime;
+  }).observe({ type: "element", buffered: true });
+  addEventListener("TrunkApplicationStarted", () => (window.__bench.started = performance.now()));
+}
+
+async function measure(browser, site) {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  await context.addInitScript(instrument);
+  const page = await context.newPage();
+  site.server.served.length = 0;
+  await page.goto(`${site.server.url}/`, { waitUntil: "load" });
+  if (site.started) await page.waitForFunction(() => window.__bench.started !== null);
+  await page.waitForFunction(() => window.__bench.fcp !== null && window.__bench.lcp !== null);
+  const m = await page.evaluate(() => ({
+    fcp: window.__bench.fcp,
+    lcp: window.__bench.lcp,
+    panels: window.__bench.panels,
+    started: window.__bench.started,
+    load: performance.getEntriesByType("navigation")[0].loadEventStart,
+  }));
+  m.files = [...new Set(site.server.served)];
+  await context.close();
+  return m;
+}
+
+const sizes = (files) =>
+  files.reduce(
+    (t, f) => ({
+      raw: t.raw + readFileSync(f).length,
+      gzip: t.gzip + execFileSync("gzip", ["-9c", f], { maxBuffer: 1 << 28 }).length,
+    }),
+    { raw: 0, gzip: 0 },
+  );
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+const sites = [
+  { name: "GroupScope", dir: gsDir, started: true, runs: [] },
+  { name: "RaftScope", dir: rsDir, started: false, runs: [] },
+];
+for (const s of sites) s.server = await serveDir(s.dir);
+const browser = await chromium.launch(CHROMIUM);
+try {
+  // One unmeasured load each: the browser's own first-start costs land on neither.
+  for (const s of sites) await measure(browser, s);
+  for (let i = 0; i < loads; i++) {
+    const order = i % 2 ? [...sites].reverse() : sites;
+    for (const s of order) s.runs.push(await measure(browser, s));
+  }
+} finally {
+  await browser.close();
+  for (const s of sites) await s.server.close();
+}
+
+// --- The table --------------------------------------------------------------
+const [gs, rs] = sites;
+for (const s of sites) {
+  s.files = s.runs[0].files;
+  const drift = s.runs.find((r) => r.files.length !== s.files.length);
+  if (drift) throw new Error(`${s.name}: loads fetched different files (${s.files.length} vs ${drift.files.length})`);
+  s.size = sizes(s.files);
+  for (const k of ["fcp", "lcp", "panels", "load", "started"]) {
+    const xs = s.runs.map((r) => r[k]).filter((x) => x !== null);
+    s[k] = xs.length ? { median: median(xs), min: Math.min(...xs), max: Math.max(...xs) } : null;
+  }
+}
+const kb = (b) => `${(b / 1000).toFixed(1)} KB`;
+const ms = (x) => (x ? `${Math.round(x.median)} ms` : "—");
+const spread = (x) => (x ? `${Math.round(x.min)}–${Math.round(x.max)}` : "—");
+const ratio = (a, b) => (a && b ? (a / b).toFixed(2) : "—");
+const rows = [
+  ["files loaded", gs.files.length, rs.files.length, ratio(gs.files.length, rs.files.length)],
+  ["bytes loaded, raw", kb(gs.size.raw), kb(rs.size.raw), ratio(gs.size.raw, rs.size.raw)],
+  ["bytes loaded, gzip -9", kb(gs.size.gzip), kb(rs.size.gzip), ratio(gs.size.gzip, rs.size.gzip)],
+  ["first contentful paint, median", ms(gs.fcp), ms(rs.fcp), ratio(gs.fcp?.median, rs.fcp?.median)],
+  ["  min–max (ms)", spread(gs.fcp), spread(rs.fcp), ""],
+  ["largest contentful paint, median", ms(gs.lcp), ms(rs.lcp), ratio(gs.lcp?.median, rs.lcp?.median)],
+  ["  min–max (ms)", spread(gs.lcp), spread(rs.lcp), ""],
+  ["prerendered panels painted, median", ms(gs.panels), "—", ""],
+  ["  min–max (ms)", spread(gs.panels), "", ""],
+  ["load event, median", ms(gs.load), ms(rs.load), ratio(gs.load?.median, rs.load?.median)],
+  ["  min–max (ms)", spread(gs.load), spread(rs.load), ""],
+  ["app started (wasm rendered), median", ms(gs.started), "—", ""],
+  ["  min–max (ms)", spread(gs.started), "", ""],
+];
+const widths = [0, 1, 2, 3].map((c) => Math.max(...[["", "GroupScope", "RaftScope", "ratio"], ...rows].map((r) => String(r[c]).length)));
+const line = (r) => r.map((v, c) => (c ? String(v).padStart(widths[c]) : String(v).padEnd(widths[c]))).join("   ");
+console.log(`Page weight and first paint: ${loads} loads of each page, alternating, headless Chromium, 127.0.0.1 (uncompressed, no cache)`);
+console.log(line(["", "GroupScope", "RaftScope", "ratio"]));
+for (const r of rows) console.log(line(r));
+console.log("");
+for (const s of sites) {
+  console.log(`${s.name} files (raw / gzip -9):`);
+  for (const f of s.files) {
+    const z = sizes([f]);
+    console.log(`  ${relative(s.dir, f).padEnd(48)} ${String(z.raw).padStart(9)} ${String(z.gzip).padStart(9)}`);
+  }
+}
+console.log("");
+console.log(`FCP per load (ms), GroupScope: ${gs.runs.map((r) => Math.round(r.fcp)).join(" ")}`);
+console.log(`FCP per load (ms), RaftScope:  ${rs.runs.map((r) => Math.round(r.fcp)).join(" ")}`);
