@@ -80,7 +80,12 @@ pub fn check(world: &World) -> Vec<Violation> {
         .map(ViolationKind::Coordinator)
         .collect();
     if let Some(g) = world.coordinator().group() {
-        check_static_map(g, &mut out);
+        match world.touched.as_deref() {
+            Some(touched) if g.members.len() > FULL_CHECK_MAX => {
+                check_static_map_of(g, touched, &mut out)
+            }
+            _ => check_static_map(g, &mut out),
+        }
         check_parked(g, &mut out);
         if g.generation_id < world.last_assignment_generation() {
             out.push(ViolationKind::GenerationWentBackwards);
@@ -94,6 +99,29 @@ pub fn check(world: &World) -> Vec<Violation> {
     out.into_iter()
         .map(|kind| Violation { at_ms, kind })
         .collect()
+}
+
+/// Groups up to this size have their whole static map checked after every
+/// change (every preset, test and seed-sweep group); larger ones have the
+/// members the step's events named checked, and the counts.
+const FULL_CHECK_MAX: usize = 100;
+
+/// The large-group check: as many static members as map entries, and each
+/// named member that is static is the one its instance id maps to. Two
+/// members with one instance id leave the counts unequal, so any doubt
+/// falls back to the whole check (which names the breach).
+fn check_static_map_of(g: &Group, touched: &[MemberId], out: &mut Vec<ViolationKind>) {
+    let consistent = g.num_static() == g.static_members.len()
+        && touched.iter().all(|id| match g.get(id) {
+            Some(m) => m
+                .group_instance_id
+                .as_ref()
+                .is_none_or(|iid| g.static_members.get(iid) == Some(id)),
+            None => true,
+        });
+    if !consistent {
+        check_static_map(g, out);
+    }
 }
 
 /// At most one member per instance id, and the static map agrees with the
@@ -191,5 +219,56 @@ fn check_ownership(world: &World, g: &Group, out: &mut Vec<ViolationKind>) {
             out.push(ViolationKind::UnownedPartition(p, g.generation_id));
             break;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::coordinator::{Member, Protocol};
+
+    /// A group of `n` static members `m0..` with instance ids `i0..`.
+    fn group(n: usize) -> Group {
+        let mut g = Group::new("g");
+        for i in 0..n {
+            g.add(Member {
+                member_id: format!("m{i}").into(),
+                group_instance_id: Some(format!("i{i}").into()),
+                client_id: "c".into(),
+                client_host: "/127.0.0.1".into(),
+                rebalance_timeout_ms: 1,
+                session_timeout_ms: 1,
+                protocol_type: "consumer".into(),
+                protocols: vec![Protocol::new("range", Vec::new())],
+                assignment: Vec::new(),
+                awaiting_join: None,
+                awaiting_sync: None,
+                is_new: false,
+            });
+        }
+        g
+    }
+
+    fn breaches(g: &Group, touched: &[&str]) -> Vec<ViolationKind> {
+        let touched: Vec<MemberId> = touched.iter().map(|t| (*t).into()).collect();
+        let mut out = Vec::new();
+        check_static_map_of(g, &touched, &mut out);
+        out
+    }
+
+    #[test]
+    fn the_large_group_check_finds_a_wrong_mapping_of_a_named_member_and_any_count_mismatch() {
+        let mut g = group(FULL_CHECK_MAX + 1);
+        assert!(breaches(&g, &["m3"]).is_empty());
+        // i3 now points at m4: m3 (named) is not what its instance id maps to.
+        g.static_members.insert("i3".into(), "m4".into());
+        assert_eq!(
+            breaches(&g, &["m3"]),
+            [ViolationKind::StaticMapMismatch("i3".into(), "m3".into())]
+        );
+        // A stale entry (more entries than static members) is caught unnamed.
+        let mut g = group(FULL_CHECK_MAX + 1);
+        g.static_members.insert("gone".into(), "m-gone".into());
+        assert_eq!(breaches(&g, &[]), [ViolationKind::StaticMapStale]);
     }
 }

@@ -75,6 +75,10 @@ pub enum SimEvent {
     },
 }
 
+/// Past this many member ids named between two checks, the invariants
+/// check the whole group instead of the members named.
+const TOUCHED_MAX: usize = 256;
+
 /// The simulated world. Its fields are private to the simulator; callers
 /// use the methods, which say what they want (step, end the run here, a
 /// snapshot, the messages in flight).
@@ -111,6 +115,9 @@ pub struct World {
     state_changed_in_step: bool,
     /// Per consumer, the partitions the metrics were last told it consumes.
     held: Vec<Vec<TopicPartition>>,
+    /// The member ids the coordinator's events named since the last
+    /// invariant check (`None`: too many to list; check everything).
+    pub(super) touched: Option<Vec<MemberId>>,
     /// The coordinator revision the invariants were last checked at.
     checked_revision: Option<u64>,
     /// Per group.instance.id, the member ids it had before the current one (fenced).
@@ -153,6 +160,7 @@ impl World {
             instance_history: BTreeMap::new(),
             state_changed_in_step: false,
             checked_revision: None,
+            touched: Some(Vec::new()),
             held: Vec::new(),
             recent_messages: VecDeque::new(),
             rng,
@@ -366,6 +374,7 @@ impl World {
                 self.violations.push(v);
             }
         }
+        self.touched = Some(Vec::new());
     }
 
     /// Runs one step if the next visible event is due by `limit_ms` (the
@@ -836,6 +845,12 @@ impl World {
                 .entry(group_instance_id.clone())
                 .or_default()
                 .push(old_member_id.clone());
+        }
+        if let Some(touched) = &mut self.touched {
+            touched.extend(event.member_ids().into_iter().cloned());
+            if touched.len() > TOUCHED_MAX {
+                self.touched = None;
+            }
         }
         self.metrics.on_coordinator_event(
             self.now_ms,
