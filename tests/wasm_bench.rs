@@ -98,7 +98,11 @@ async fn mount_app_at(fragment: &str) -> Element {
     window.location().set_hash(fragment).expect("set the hash");
     let document = window.document().expect("a document");
     let root = document.create_element("div").expect("a div");
-    document.body().expect("a body").append_child(&root).expect("mounted");
+    document
+        .body()
+        .expect("a body")
+        .append_child(&root)
+        .expect("mounted");
     yew::Renderer::<groupscope::ui::App>::with_root(root.clone()).render();
     yew::scheduler::flush().await;
     root
