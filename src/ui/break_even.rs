@@ -16,6 +16,10 @@ use yew::prelude::*;
 pub struct BreakEvenProps {
     /// The scenario to sweep (the one playing).
     pub scenario: Rc<ScenarioFile>,
+    /// Opens the explorer when it turns true (a lesson step that shows it);
+    /// closing stays the user's.
+    #[prop_or_default]
+    pub open: bool,
 }
 
 /// The explorer: closed, computing, or drawn.
@@ -25,6 +29,14 @@ pub fn BreakEven(props: &BreakEvenProps) -> Html {
     let points = use_state(Vec::<SweepPoint>::new);
     let error = use_state(|| None::<String>);
     let all = Rc::new(durations(&props.scenario));
+    {
+        let open = open.clone();
+        use_effect_with(props.open, move |&asked| {
+            if asked {
+                open.set(true);
+            }
+        });
+    }
     // A new scenario starts the sweep again.
     {
         let (points, error) = (points.clone(), error.clone());

@@ -45,7 +45,7 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
                     { for v.panes.iter().map(|p| html! {
                         <div class="compare-pane" data-testid="pane" data-label={p.label}
                              aria-label={format!("{} members", p.label)} role="group">
-                            <h3 class="pane-title">{ pane_title(p.label) }</h3>
+                            <h2 class="pane-title">{ pane_title(p.label) }</h2>
                             { readouts(&p.snap) }
                             <AssignmentGrid snap={Rc::clone(&p.snap)} />
                         </div>

@@ -307,7 +307,8 @@ pub fn MessageFlow(props: &MessageFlowProps) -> Html {
             <div class="seq-head" aria-hidden="true">{ lane_marks(&lanes, "seq-lane-name", true) }</div>
             // The body scrolls from its bottom (CSS column-reverse), so it
             // follows the newest row without reading the layout on every step.
-            <div class="seq-body">
+            // Focusable, so the keyboard can scroll it (axe: scrollable-region-focusable).
+            <div class="seq-body" tabindex="0" role="group" aria-label="Messages, newest last">
                 // The lifelines span the rows' full height, not just the visible part.
                 <div class="seq-canvas">
                     <div class="seq-lifelines" aria-hidden="true">{ lane_marks(&lanes, "seq-lifeline", false) }</div>

@@ -11,12 +11,14 @@
 pub mod break_even_chart;
 pub mod compare;
 pub mod format;
+pub mod lesson;
 pub mod marks;
 pub mod narration;
 pub mod partitions_form;
 pub mod settings_form;
 pub mod share_state;
 pub mod state;
+pub mod step_info;
 pub mod story;
 pub mod user_action;
 
@@ -38,6 +40,8 @@ mod embed;
 mod event_log;
 #[cfg(target_arch = "wasm32")]
 mod instance_map;
+#[cfg(target_arch = "wasm32")]
+mod lesson_view;
 #[cfg(target_arch = "wasm32")]
 mod message_flow;
 #[cfg(target_arch = "wasm32")]

@@ -8,8 +8,13 @@ pub struct ScenarioDescriptionProps {
     pub text: AttrValue,
 }
 
-/// The selected scenario's story in one short paragraph.
+/// The selected scenario's story in one short paragraph, in a region of
+/// its own (every part of the page sits in a landmark).
 #[component]
 pub fn ScenarioDescription(props: &ScenarioDescriptionProps) -> Html {
-    html! { <p class="scenario-description">{ props.text.clone() }</p> }
+    html! {
+        <section class="scenario-about" aria-label="About this scenario">
+            <p class="scenario-description">{ props.text.clone() }</p>
+        </section>
+    }
 }

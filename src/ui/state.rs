@@ -19,8 +19,10 @@ pub use super::settings_form::{FieldError, JoinVersion, Settings, SettingsForm};
 pub use super::user_action::{UserAction, RESTART_DOWN_MS, RUN_AFTER_USER_ACTION_MS};
 
 use super::compare::Compare;
+use super::lesson::{LessonMsg, LessonStep};
 use super::narration;
 use super::settings_form::{settings_of, validate_settings};
+use super::step_info::{StepInfo, StepProbe};
 use super::story;
 use super::user_action::{apply_user, validate_user};
 use crate::coordinator::GroupState;
@@ -92,6 +94,8 @@ pub enum Msg {
     SetLogFilter(String),
     /// Turns compare mode (static vs dynamic side by side) on or off.
     ToggleCompare,
+    /// The guided lesson's buttons (and Escape).
+    Lesson(LessonMsg),
 }
 
 /// The whole app state.
@@ -139,6 +143,10 @@ pub struct AppState {
     forks: Vec<Fork>,
     /// Compare mode, while on: the static and dynamic twins on this clock.
     pub compare: Option<Compare>,
+    /// The guided lesson's step, while the lesson is open.
+    pub lesson: Option<LessonStep>,
+    /// What the last `Step` ran (cleared by any other message).
+    pub step_info: Option<StepInfo>,
 }
 
 impl AppState {
@@ -187,6 +195,8 @@ impl AppState {
             seen: Seen::default(),
             forks: Vec::new(),
             compare: None,
+            lesson: None,
+            step_info: None,
         }
     }
 
@@ -199,6 +209,10 @@ impl AppState {
     /// Applies one message in place (what the browser store calls, so the
     /// world is never copied just to be replaced).
     pub fn update(&mut self, msg: Msg) {
+        if let Msg::Lesson(m) = msg {
+            self.lesson_msg(m);
+            return;
+        }
         let compare = self.compare.take();
         if msg == Msg::ToggleCompare {
             self.notice = None;
@@ -224,12 +238,9 @@ impl AppState {
     /// [`Self::update`] for the main view (compare mode follows it after).
     fn update_main(&mut self, msg: Msg) {
         self.notice = None;
+        let previous_step = self.step_info.take();
         match msg {
-            Msg::Step => {
-                if !self.step_once() {
-                    self.notice = Some(ENDED_NOTICE.into());
-                }
-            }
+            Msg::Step => self.step_pressed(previous_step),
             Msg::StepBack => {
                 self.playing = false;
                 let target = self.world.steps().saturating_sub(1);
@@ -277,7 +288,51 @@ impl AppState {
                 self.partitions_error = None;
             }
             Msg::SetLogFilter(f) => self.log_filter = f,
-            Msg::ToggleCompare => {}
+            Msg::ToggleCompare | Msg::Lesson(_) => {}
+        }
+    }
+
+    /// The lesson's buttons: open it, move between steps (each loads its
+    /// preset, position and compare mode; Back on the first step and Next
+    /// on the last stay), or close it leaving everything as it stands.
+    fn lesson_msg(&mut self, msg: LessonMsg) {
+        let step = match (msg, self.lesson) {
+            (LessonMsg::Close, _) => {
+                self.lesson = None;
+                return;
+            }
+            (LessonMsg::Start, _) | (_, None) => LessonStep::FIRST,
+            (LessonMsg::Next, Some(s)) => s.next(),
+            (LessonMsg::Back, Some(s)) => s.back(),
+        };
+        if self.lesson != Some(step) {
+            self.show_lesson_step(step);
+        }
+    }
+
+    /// Loads a lesson step: its preset at its position, compare mode as it
+    /// says (the play speed is kept).
+    fn show_lesson_step(&mut self, step: LessonStep) {
+        let stage = step.stage();
+        let scenario = presets::preset(stage.preset).expect("the lesson's presets exist");
+        let speed = self.speed;
+        *self = Self::with_scenario(scenario, Some(stage.preset.to_string()));
+        self.speed = speed;
+        self.seek_ms(stage.at_ms);
+        if stage.compare {
+            self.compare = Compare::new(&self.scenario, self.world.now_ms()).ok();
+        }
+        self.lesson = Some(step);
+    }
+
+    /// `Step`: one event, and the `step-info` line saying what it was
+    /// (`previous` is the line of the step before, for its hidden count).
+    fn step_pressed(&mut self, previous: Option<StepInfo>) {
+        let probe = StepProbe::of(&self.world);
+        if self.step_once() {
+            self.step_info = Some(probe.after(&self.world, previous.as_ref()));
+        } else {
+            self.notice = Some(ENDED_NOTICE.into());
         }
     }
 
@@ -528,6 +583,8 @@ pub fn parse_playable(text: &str) -> Result<ScenarioFile, String> {
 }
 
 mod fork;
+#[cfg(test)]
+mod lesson_tests;
 mod replay;
 mod seen;
 #[cfg(test)]

@@ -24,6 +24,7 @@ use super::consumers::Consumers;
 use super::event_log::EventLog;
 use super::format::preset_hint;
 use super::instance_map::InstanceMap;
+use super::lesson_view::{start_button, LessonPanel};
 use super::message_flow::MessageFlow;
 use super::metrics::MetricsPanel;
 use super::page_url::PageUrl;
@@ -69,13 +70,15 @@ pub fn App() -> Html {
 /// The full app: every panel, the forms and the scenario select.
 fn full_page(page: &PageViews, on_msg: &Callback<Msg>, store: &Store) -> Html {
     let (snap, chrome) = (&page.snap, &page.chrome);
+    let lesson_open = chrome.lesson.is_some();
     html! {
-        <div class="app">
+        <div class={classes!("app", lesson_open.then_some("lesson-open"))}>
             <header class="app-header">
                 <Brand />
                 <ScenarioPicker selected={chrome.preset.clone()} on_msg={on_msg.clone()} />
                 <ShareBar store={store.clone()} on_msg={on_msg.clone()} />
             </header>
+            <LessonPanel step={chrome.lesson} on_msg={on_msg.clone()} />
             <ScenarioDescription text={chrome.description.clone()} />
             { transport(page, on_msg) }
             <RunTimelineView timeline={Rc::clone(&chrome.timeline)} on_msg={on_msg.clone()} />
@@ -110,7 +113,7 @@ fn full_page(page: &PageViews, on_msg: &Callback<Msg>, store: &Store) -> Html {
                     </Panel>
                     <Panel title="Metrics" hint="what rebalancing cost" class="panel-metrics">
                         <MetricsPanel snap={Rc::clone(snap)} />
-                        <BreakEven scenario={Rc::clone(&chrome.scenario)} />
+                        <BreakEven scenario={Rc::clone(&chrome.scenario)} open={chrome.lesson.is_some_and(|l| l.stage().break_even)} />
                     </Panel>
                 </div>
             </main>
@@ -123,7 +126,7 @@ fn transport(page: &PageViews, on_msg: &Callback<Msg>) -> Html {
     html! {
         <Transport now_ms={snap.now_ms} steps={snap.steps} max_steps={chrome.max_steps}
                    playing={chrome.playing} ended={snap.ended} speed={chrome.speed}
-                   on_msg={on_msg.clone()} />
+                   step_info={Some(chrome.step_info.clone())} on_msg={on_msg.clone()} />
     }
 }
 
@@ -132,9 +135,13 @@ fn status_line(page: &PageViews, on_msg: &Callback<Msg>) -> Html {
     html! {
         <>
         <ForkNotice text={chrome.fork_notice.clone()} on_msg={on_msg.clone()} />
-        <StatusLine hint={preset_hint(chrome.preset.as_deref())} notice={chrome.notice.clone()}
-                    error={chrome.error.clone()} settings_error={chrome.settings_error.clone()}
-                    partitions_error={chrome.partitions_error.clone()} on_msg={on_msg.clone()} />
+        // `Start lesson` beside the guidance, after the time controls in tab order.
+        <div class="guide-row">
+            <StatusLine hint={preset_hint(chrome.preset.as_deref())} notice={chrome.notice.clone()}
+                        error={chrome.error.clone()} settings_error={chrome.settings_error.clone()}
+                        partitions_error={chrome.partitions_error.clone()} on_msg={on_msg.clone()} />
+            { start_button(chrome.lesson.is_some(), on_msg) }
+        </div>
         </>
     }
 }

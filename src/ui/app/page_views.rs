@@ -10,7 +10,9 @@ use crate::sim::snapshot::MessageView;
 use crate::sim::Snapshot;
 use crate::ui::compare::{total_partitions, Diff};
 use crate::ui::event_log::{recent_log_views, LogView};
+use crate::ui::lesson::LessonStep;
 use crate::ui::state::{AppState, FieldError, PartitionsForm, SettingsForm};
+use crate::ui::step_info::STEP_INFO_IDLE;
 use crate::ui::store::Store;
 use crate::ui::story::RunTimeline;
 use std::rc::Rc;
@@ -43,6 +45,10 @@ pub struct Chrome {
     pub fork_notice: Option<String>,
     /// The scenario playing (the break-even explorer sweeps it).
     pub scenario: Rc<ScenarioFile>,
+    /// The guided lesson's step, while it is open.
+    pub lesson: Option<LessonStep>,
+    /// What the last `Step` ran (`step-info`).
+    pub step_info: AttrValue,
 }
 
 impl Chrome {
@@ -72,6 +78,11 @@ impl Chrome {
             narration: s.narration().into(),
             timeline: Rc::new(s.run_timeline()),
             fork_notice: s.fork_notice(),
+            lesson: s.lesson,
+            step_info: s
+                .step_info
+                .as_ref()
+                .map_or(AttrValue::Static(STEP_INFO_IDLE), |i| i.text().into()),
         }
     }
 }

@@ -154,7 +154,8 @@ pub fn EventLog(props: &EventLogProps) -> Html {
             </div>
             // Scrolls from its bottom (CSS column-reverse): it follows the
             // newest event without reading the layout on every step.
-            <div class="evlog-scroll">
+            // Focusable, so the keyboard can scroll it (axe: scrollable-region-focusable).
+            <div class="evlog-scroll" tabindex="0" role="group" aria-label="Events, newest last">
                 <div class="evlog-content">
                     if hidden > 0 {
                         <p class="evlog-hidden">

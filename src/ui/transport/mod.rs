@@ -28,6 +28,9 @@ pub struct TransportProps {
     pub ended: bool,
     /// Virtual ms per real second.
     pub speed: u64,
+    /// What the last `Step` ran (`step-info`; the full page only).
+    #[prop_or_default]
+    pub step_info: Option<AttrValue>,
     pub on_msg: Callback<Msg>,
 }
 
@@ -112,6 +115,9 @@ pub fn Transport(props: &TransportProps) -> Html {
                 </span>
             </p>
             <Timeline steps={props.steps} max_steps={props.max_steps} on_msg={props.on_msg.clone()} />
+            if let Some(info) = &props.step_info {
+                <p class="step-info" data-testid="step-info">{ info.clone() }</p>
+            }
         </div>
     }
 }

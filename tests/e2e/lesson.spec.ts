@@ -1,0 +1,147 @@
+// The guided lesson "Why static membership?" (spec/ui-contract.md `Start
+// lesson`, `Next`, `Back`, `Continue in free play`, `lesson`): each step loads
+// its preset and position, outlines the region its text names without the
+// panel covering it, and the lesson works with the keyboard alone.
+import { expect, test, type Page } from "@playwright/test";
+import { watchProblems } from "./problems";
+
+const SHOTS = "../../target/e2e";
+const button = (page: Page, name: string) => page.getByRole("button", { name, exact: true });
+
+async function virtualMs(page: Page): Promise<number> {
+  return Number(await page.getByTestId("virtual-time").first().getAttribute("data-ms"));
+}
+
+/** The outlined region's box must not intersect the lesson panel's. */
+async function expectOutlineClear(page: Page) {
+  const focus = page.locator(".lesson-focus");
+  await expect(focus).toHaveCount(1);
+  const [a, b] = [await focus.boundingBox(), await page.getByTestId("lesson").boundingBox()];
+  expect(a && b).toBeTruthy();
+  const overlap = !(a!.x + a!.width <= b!.x || b!.x + b!.width <= a!.x);
+  const vertical = !(a!.y + a!.height <= b!.y || b!.y + b!.height <= a!.y);
+  expect(overlap && vertical, "the lesson panel covers the outlined region").toBe(false);
+}
+
+test("the lesson walks the presets and compare mode, and continues in free play where it stands", async ({ page }) => {
+  const problems = watchProblems(page);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto("/");
+  await expect(page.getByTestId("lesson")).toHaveCount(0);
+  await button(page, "Start lesson").click();
+  const lesson = page.getByTestId("lesson");
+  await expect(lesson).toBeVisible();
+  await expect(lesson).toContainText("step 1 of 8");
+  await expect(lesson).toContainText("LeaveGroup");
+  await expect(page.getByLabel("Scenario", { exact: true })).toHaveValue("rolling-restart-dynamic");
+  expect(await virtualMs(page)).toBeGreaterThan(70_000);
+  expect(Number(await page.getByTestId("generation").first().textContent())).toBeGreaterThan(1);
+  await expect(page.locator(".panel-group")).toHaveClass(/lesson-focus/);
+  await expectOutlineClear(page);
+  await page.screenshot({ path: `${SHOTS}/lesson-1.png` });
+
+  // Back on the first step stays.
+  await button(page, "Back").click();
+  await expect(lesson).toContainText("step 1 of 8");
+
+  await button(page, "Next").click();
+  await expect(lesson).toContainText("step 2 of 8");
+  await expect(page.getByLabel("Scenario", { exact: true })).toHaveValue("rolling-restart-static");
+  await expect(page.getByTestId("generation").first()).toHaveText("1");
+  await expect(page.locator(".panel-instances")).toHaveClass(/lesson-focus/);
+  await expect(page.locator(".panel-group")).not.toHaveClass(/lesson-focus/);
+  await expectOutlineClear(page);
+  await page.screenshot({ path: `${SHOTS}/lesson-2.png` });
+
+  await button(page, "Next").click();
+  await expect(lesson).toContainText("step 3 of 8");
+  await expect(page.getByTestId("pane")).toHaveCount(2);
+  await expect(page.locator('[data-testid="pane"][data-label="static"]').getByTestId("rebalance-count")).toHaveText("1");
+  await expectOutlineClear(page);
+  await page.screenshot({ path: `${SHOTS}/lesson-3.png` });
+
+  await button(page, "Next").click();
+  await expect(lesson).toContainText("step 4 of 8");
+  await expect(page.getByTestId("pane")).toHaveCount(0);
+  await expect(page.getByTestId("break-even")).toBeVisible();
+  await expect(page.locator(".be-status")).not.toContainText("Running the simulator", { timeout: 60_000 });
+  await expectOutlineClear(page);
+  await page.screenshot({ path: `${SHOTS}/lesson-4.png` });
+
+  const steps = [
+    { n: 5, preset: "static-session-timeout", generation: "2" },
+    { n: 6, preset: "static-session-timeout", generation: "3" },
+    { n: 7, preset: "duplicate-instance-id", generation: "1" },
+    { n: 8, preset: "admin-remove", generation: "2" },
+  ];
+  for (const s of steps) {
+    await button(page, "Next").click();
+    await expect(lesson).toContainText(`step ${s.n} of 8`);
+    await expect(page.getByLabel("Scenario", { exact: true })).toHaveValue(s.preset);
+    await expect(page.getByTestId("generation").first()).toHaveText(s.generation);
+    await expectOutlineClear(page);
+    await page.screenshot({ path: `${SHOTS}/lesson-${s.n}.png` });
+  }
+  await expect(page.locator('[data-testid="member"][data-name="A"]')).toBeVisible();
+  await button(page, "Next").click();
+  await expect(lesson).toContainText("step 8 of 8");
+
+  // Back to step 3 (compare), then continue in free play from exactly there.
+  for (let i = 0; i < 5; i++) await button(page, "Back").click();
+  await expect(lesson).toContainText("step 3 of 8");
+  await button(page, "Step").click();
+  const at = await virtualMs(page);
+  await button(page, "Continue in free play").click();
+  await expect(page.getByTestId("lesson")).toHaveCount(0);
+  await expect(page.locator(".lesson-focus")).toHaveCount(0);
+  expect(await virtualMs(page)).toBe(at);
+  await expect(page.getByLabel("Scenario", { exact: true })).toHaveValue("rolling-restart-static");
+  await expect(page.getByTestId("pane")).toHaveCount(2);
+  await expect(button(page, "Compare static vs dynamic")).toHaveAttribute("aria-pressed", "true");
+  expect(problems).toEqual([]);
+});
+
+test("the lesson works with the keyboard alone", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto("/");
+  await button(page, "Start lesson").focus();
+  await page.keyboard.press("Enter");
+  const lesson = page.getByTestId("lesson");
+  await expect(lesson).toBeVisible();
+  // Focus moved into the panel.
+  await expect(page.locator("#lesson-title")).toBeFocused();
+  // Tab reaches Back, Next and Continue in free play, in that order.
+  await page.keyboard.press("Tab");
+  await expect(button(page, "Back")).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(button(page, "Next")).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(lesson).toContainText("step 2 of 8");
+  await expect(button(page, "Next")).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(lesson).toContainText("step 3 of 8");
+  await page.keyboard.press("Tab");
+  await expect(button(page, "Continue in free play")).toBeFocused();
+  // Escape closes it where it stands; focus returns to Start lesson.
+  const at = await virtualMs(page);
+  await page.keyboard.press("Escape");
+  await expect(lesson).toHaveCount(0);
+  await expect(button(page, "Start lesson")).toBeFocused();
+  expect(await virtualMs(page)).toBe(at);
+  await expect(page.getByTestId("pane")).toHaveCount(2);
+});
+
+test("on a phone the lesson is a sheet along the bottom that leaves the outlined region visible", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/");
+  await button(page, "Start lesson").click();
+  await expect(page.getByTestId("lesson")).toBeVisible();
+  await button(page, "Next").click();
+  await expect(page.getByTestId("lesson")).toContainText("step 2 of 8");
+  const box = await page.getByTestId("lesson").boundingBox();
+  expect(box!.y + box!.height).toBeGreaterThan(843);
+  expect(box!.height).toBeLessThan(844 * 0.45);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: `${SHOTS}/lesson-phone.png` });
+});
