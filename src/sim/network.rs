@@ -3,12 +3,12 @@
 //! connection delivers in the order it sent, as TCP does.
 
 use super::trace::Requester;
+use crate::ids::IdMap;
 use rand_chacha::ChaCha8Rng;
 use rand_core::RngCore;
-use std::collections::BTreeMap;
 
 /// One direction of one client's connection to the coordinator.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Connection {
     pub requester: Requester,
     pub to_coordinator: bool,
@@ -19,7 +19,7 @@ pub struct Connection {
 pub struct Network {
     latency_ms: u64,
     jitter_ms: u64,
-    last_arrival: BTreeMap<Connection, u64>,
+    last_arrival: IdMap<Connection, u64>,
 }
 
 impl Network {
@@ -27,7 +27,7 @@ impl Network {
         Network {
             latency_ms,
             jitter_ms,
-            last_arrival: BTreeMap::new(),
+            last_arrival: IdMap::default(),
         }
     }
 

@@ -13,6 +13,7 @@ use super::trace::{GroupLine, RequestKey, Requester, TraceRecord};
 use super::{Action, SimSettings};
 use crate::coordinator::*;
 use crate::defaults::RETRY_BACKOFF_MS;
+use crate::ids::IdMap;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -89,13 +90,13 @@ pub struct World {
     pub(super) clients: Vec<Client>,
     pub(super) actions: Vec<(u64, Action)>,
     pub(super) queue: BTreeMap<(u64, u64), SimEvent>,
-    client_timers: BTreeMap<(ConsumerId, ClientTimer), (u64, u64)>,
+    client_timers: IdMap<(ConsumerId, ClientTimer), (u64, u64)>,
     seq: u64,
     pub(super) now_ms: u64,
     pub(super) steps: u64,
     pub(super) requests: BTreeMap<RequestId, RequestInfo>,
     next_request: RequestId,
-    request_counts: BTreeMap<Requester, u64>,
+    request_counts: IdMap<Requester, u64>,
     pub(super) log: Vec<LogEntry>,
     trace: Vec<TraceRecord>,
     /// Whether trace records are kept (the CLI does; the UI does not need them).
@@ -143,13 +144,13 @@ impl World {
             clients,
             actions: Vec::new(),
             queue: BTreeMap::new(),
-            client_timers: BTreeMap::new(),
+            client_timers: IdMap::default(),
             seq: 0,
             now_ms: 0,
             steps: 0,
             requests: BTreeMap::new(),
             next_request: 0,
-            request_counts: BTreeMap::new(),
+            request_counts: IdMap::default(),
             log: Vec::new(),
             trace: Vec::new(),
             tracing: false,

@@ -104,7 +104,7 @@ pub struct ClientConfig {
 }
 
 /// Timers a client arms.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ClientTimer {
     Heartbeat,
     /// Send JoinGroup again (after a backoff, or at once).
