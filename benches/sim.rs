@@ -36,11 +36,17 @@ fn big_scenario(is_static: bool) -> scenario::ScenarioFile {
     scenario::parse(&text.to_string()).expect("bench scenario")
 }
 
+/// True under `cargo bench`; under `cargo test --benches` (the smoke run of
+/// ./scripts/test, unoptimised) the sweeps take 2 points instead of 24.
+fn measuring() -> bool {
+    std::env::args().any(|a| a == "--bench")
+}
+
 /// The break-even sweep of every preset: 24 restart durations, both modes.
 fn sweep_presets() {
     use groupscope::scenario::presets;
     use groupscope::scenario::sweep::{break_even, restart_points};
-    let points = restart_points(1000..=120_000, 24);
+    let points = restart_points(1000..=120_000, if measuring() { 24 } else { 2 });
     for id in presets::ids() {
         let file = presets::preset(id).expect("a preset parses");
         let start = Instant::now();
