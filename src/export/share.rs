@@ -61,13 +61,25 @@ pub enum SharedScenario {
     Custom(Box<ScenarioFile>),
 }
 
-/// What compare mode shows (it has one mode today); new modes are new
-/// variants, so old links keep decoding.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// What compare mode shows: the one setting that differs between its two
+/// panes. New modes are new variants, so old links keep decoding.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CompareMode {
     /// The scenario with every consumer static beside it with every one dynamic.
+    #[default]
     StaticVsDynamic,
+    /// Every consumer on `range` (eager) beside every one on
+    /// `cooperative-sticky` (incremental, KIP-429).
+    EagerVsCooperative,
+    /// Every consumer speaking JoinGroup v8 beside v9 (KIP-814).
+    JoinV8VsV9,
+    /// The range assignor's member order of Kafka 2.3 beside 2.4's.
+    RangeOrdering23Vs24,
+    /// `session.timeout.ms` of 10 s beside 45 s on every consumer.
+    SessionTimeout10sVs45s,
+    /// Instant processing beside the scenario's (or 2–5 s per batch).
+    InstantVsProcessing,
 }
 
 impl ShareState {

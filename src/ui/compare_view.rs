@@ -1,11 +1,13 @@
-//! Compare mode's view: the `Compare static vs dynamic` toggle, and while
-//! on, a diff strip, the two panes (`data-testid="pane"`, `data-label`)
-//! with their read-outs and assignment grids, and `availability-chart`.
+//! Compare mode's view: the `Compare static vs dynamic` toggle and the
+//! `Difference` select beside it, and while on, a diff strip, the two
+//! panes (`data-testid="pane"`, `data-label` naming the side) with their
+//! read-outs, assignment grids and what they could not mirror, and
+//! `availability-chart`.
 //! The state lives in [`crate::ui::compare`]; this only draws it.
 
 use super::app::CompareViews;
 use super::assignment::AssignmentGrid;
-use super::compare::step_points;
+use super::compare::{choice, mode_of, pane_title, step_points, CompareMode, MODES};
 use super::format::{format_seconds, format_virtual_time};
 use super::readouts::{rebalance_cost, state_and_generation};
 use super::state::Msg;
@@ -25,6 +27,8 @@ const BOTTOM: f64 = 24.0;
 #[derive(Properties, PartialEq)]
 pub struct CompareViewProps {
     pub view: Rc<Option<CompareViews>>,
+    /// What the panes differ in (shown by the select even while off).
+    pub mode: CompareMode,
     pub on_msg: Callback<Msg>,
 }
 
@@ -35,10 +39,13 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
     let toggle = props.on_msg.reform(|_: MouseEvent| Msg::ToggleCompare);
     html! {
         <section class="compare" aria-label="Compare">
-            <button type="button" class={classes!("action", "compare-toggle")}
-                    aria-pressed={on.to_string()} onclick={toggle}>
-                { "Compare static vs dynamic" }
-            </button>
+            <div class="compare-controls">
+                <button type="button" class={classes!("action", "compare-toggle")}
+                        aria-pressed={on.to_string()} onclick={toggle}>
+                    { "Compare static vs dynamic" }
+                </button>
+                { difference_select(props.mode, &props.on_msg) }
+            </div>
             if let Some(v) = &*props.view {
                 { diff_strip(v) }
                 <div class="compare-panes">
@@ -47,12 +54,15 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
                              aria-label={format!("{} members", p.label)} role="group">
                             <h2 class="pane-title">{ pane_title(p.label) }</h2>
                             { readouts(&p.snap) }
+                            { for p.notes.iter().map(|n| html! {
+                                <p class="pane-note" data-testid="pane-note">{ n }</p>
+                            }) }
                             <AssignmentGrid snap={Rc::clone(&p.snap)} />
                         </div>
                     }) }
                 </div>
                 <p class="compare-note">
-                    { "Both panes replay this scenario's script on the main view's clock; actions you take in the main view are not mirrored into them (yet)." }
+                    { "Both panes replay this scenario on the main view's clock, with only the chosen setting changed; what you do in the main view (restart, crash, add…) happens in both at the same virtual time, to the consumer of the same name." }
                 </p>
                 { chart(v) }
             }
@@ -60,10 +70,24 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
     }
 }
 
-fn pane_title(label: &str) -> &'static str {
-    match label {
-        "static" => "Static members (group.instance.id = name)",
-        _ => "Dynamic members (no group.instance.id)",
+/// The `Difference` select: which setting the panes differ in.
+fn difference_select(mode: CompareMode, on_msg: &Callback<Msg>) -> Html {
+    let onchange = on_msg.reform(|e: Event| {
+        let value = e
+            .target_unchecked_into::<web_sys::HtmlSelectElement>()
+            .value();
+        Msg::SetCompareMode(mode_of(&value).unwrap_or_default())
+    });
+    html! {
+        <label class="compare-difference">
+            { "Difference" }
+            <select class="compare-mode" {onchange}>
+                { for MODES.iter().map(|m| {
+                    let (text, value) = choice(*m);
+                    html! { <option {value} selected={*m == mode}>{ text }</option> }
+                }) }
+            </select>
+        </label>
     }
 }
 
@@ -81,12 +105,14 @@ fn diff_strip(v: &CompareViews) -> Html {
         html! {
             <tr>
                 <th scope="row">{ name }</th>
-                { for v.panes.iter().map(|p| html! { <td class="num" data-label={p.label}>{ f(&p.diff) }</td> }) }
+                { for v.panes.iter().enumerate().map(|(i, p)| html! {
+                    <td class={classes!("num", side_class(i))} data-label={p.label}>{ f(&p.diff) }</td>
+                }) }
             </tr>
         }
     };
     html! {
-        <table class="compare-diff" aria-label="Static vs dynamic so far">
+        <table class="compare-diff" aria-label={format!("{} so far", choice(v.mode).0)}>
             <thead>
                 <tr>
                     <th scope="col">{ format!("at {}", format_virtual_time(v.now_ms)) }</th>
@@ -125,7 +151,7 @@ fn chart(v: &CompareViews) -> Html {
     html! {
         <figure class="compare-chart">
             <svg data-testid="availability-chart" class="avail-chart" viewBox={view_box} role="img"
-                 aria-label="Partitions being consumed over virtual time, static and dynamic members">
+                 aria-label={format!("Partitions being consumed over virtual time, {}", choice(v.mode).0)}>
                 <line class="be-grid" x1={LEFT.to_string()} x2={(WIDTH - RIGHT).to_string()}
                       y1={format!("{:.1}", y(v.total))} y2={format!("{:.1}", y(v.total))} />
                 <line class="be-grid" x1={LEFT.to_string()} x2={(WIDTH - RIGHT).to_string()}
@@ -136,17 +162,27 @@ fn chart(v: &CompareViews) -> Html {
                 <text class="be-tick" x={(WIDTH - RIGHT).to_string()} y={(HEIGHT - 6.0).to_string()} text-anchor="end">
                     { format_seconds(span as u64) }
                 </text>
-                { for v.panes.iter().map(|p| html! {
-                    <g class={classes!("be-series", format!("be-{}", p.label))} data-series={p.label}>
+                { for v.panes.iter().enumerate().map(|(i, p)| html! {
+                    <g class={classes!("be-series", format!("be-{}", p.label), side_class(i))} data-series={p.label}>
                         <polyline points={line(&p.samples)} />
                     </g>
                 }) }
             </svg>
             <figcaption class="compare-legend">
-                <span class="legend-static">{ "— static" }</span>{ " " }
-                <span class="legend-dynamic">{ "— dynamic" }</span>
+                { for v.panes.iter().enumerate().map(|(i, p)| html! {
+                    <><span class={classes!("legend", side_class(i))}>{ format!("— {}", p.label) }</span>{ " " }</>
+                }) }
                 { " · partitions being consumed over virtual time" }
             </figcaption>
         </figure>
+    }
+}
+
+/// The CSS class of the left (0) or right pane's colour.
+fn side_class(i: usize) -> &'static str {
+    if i == 0 {
+        "side-left"
+    } else {
+        "side-right"
     }
 }

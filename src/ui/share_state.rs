@@ -13,7 +13,7 @@
 use super::compare::Compare;
 use super::state::{check_simulation, AppState, Msg, RUN_AFTER_USER_ACTION_MS};
 use super::user_action::{apply_user, new_consumer, UserAction};
-use crate::export::share::{self, CompareMode, ShareState, SharedScenario};
+use crate::export::share::{self, ShareState, SharedScenario};
 use crate::export::{self, import_scenario};
 use crate::scenario::model::{ActionStep, ConsumerSpec, PartitionsSpec};
 use crate::scenario::{self, presets, world_of, ScenarioFile};
@@ -269,8 +269,9 @@ pub fn import_text(text: &str) -> Result<ScenarioFile, String> {
 /// untouched, else the whole scenario with the user's actions; the seed;
 /// the position (steps, and the clock, which play can leave between two
 /// events); compare mode, when it is on, with the scenario of its twins
-/// when that is not the link's (the panes do not mirror the user's
-/// actions, which the link's scenario has scripted in).
+/// when that is not the main view's (compare mode reopened from an older
+/// link): the panes mirror the user's actions, so the twins of the link's
+/// scenario, which has them scripted in, are the panes.
 pub fn share_state(state: &AppState) -> Result<ShareState, String> {
     Ok(share_state_of(state, &session_scenario(state)?))
 }
@@ -291,9 +292,9 @@ pub fn share_state_of(state: &AppState, session: &SessionScenario) -> ShareState
         seed: session.file.seed,
         steps: session.position(state.world.steps()),
         at_ms: Some(state.world.now_ms()),
-        compare: compare.map(|_| CompareMode::StaticVsDynamic),
+        compare: compare.map(|c| c.mode),
         compare_scenario: compare
-            .filter(|c| c.base != session.file)
+            .filter(|c| c.base != state.scenario)
             .map(|c| shared_scenario(&c.base)),
     }
 }
@@ -345,9 +346,11 @@ pub fn open_link(link: &str) -> Result<AppState, String> {
             .compare_file()
             .ok_or_else(|| "the link's compare scenario is unknown".to_string())?;
         check_simulation(&base).map_err(|e| format!("compare mode: {e}"))?;
-        let compare = Compare::reopened(&base, &state.scenario, state.world.now_ms())
+        let mode = shared.compare.unwrap_or_default();
+        let compare = Compare::reopened(mode, &base, &state.scenario, state.world.now_ms())
             .map_err(|e| format!("compare mode: {e}"))?;
         state.compare = Some(compare);
+        state.compare_mode = mode;
     }
     state.notice = None;
     Ok(state)

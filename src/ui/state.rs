@@ -18,7 +18,7 @@ pub use super::partitions_form::PartitionsForm;
 pub use super::settings_form::{FieldError, JoinVersion, Settings, SettingsForm};
 pub use super::user_action::{UserAction, RESTART_DOWN_MS, RUN_AFTER_USER_ACTION_MS};
 
-use super::compare::Compare;
+use super::compare::{Compare, CompareMode};
 use super::lesson::{LessonMsg, LessonStep};
 use super::narration;
 use super::settings_form::{settings_of, validate_settings};
@@ -94,6 +94,9 @@ pub enum Msg {
     SetLogFilter(String),
     /// Turns compare mode (static vs dynamic side by side) on or off.
     ToggleCompare,
+    /// Chooses the setting compare mode's panes differ in (the
+    /// `Difference` select); the panes are remade if compare mode is on.
+    SetCompareMode(CompareMode),
     /// The guided lesson's buttons (and Escape).
     Lesson(LessonMsg),
 }
@@ -141,8 +144,10 @@ pub struct AppState {
     seen: Seen,
     /// Branches cut by actions taken at a past point, newest last (`Undo`).
     forks: Vec<Fork>,
-    /// Compare mode, while on: the static and dynamic twins on this clock.
+    /// Compare mode, while on: the twins on this clock.
     pub compare: Option<Compare>,
+    /// What compare mode's panes differ in (kept while it is off).
+    pub compare_mode: CompareMode,
     /// The guided lesson's step, while the lesson is open.
     pub lesson: Option<LessonStep>,
     /// What the last `Step` ran (cleared by any other message).
@@ -195,6 +200,7 @@ impl AppState {
             seen: Seen::default(),
             forks: Vec::new(),
             compare: None,
+            compare_mode: CompareMode::default(),
             lesson: None,
             step_info: None,
         }
@@ -214,25 +220,38 @@ impl AppState {
             return;
         }
         let compare = self.compare.take();
-        if msg == Msg::ToggleCompare {
-            self.notice = None;
-            self.compare = match compare {
-                Some(_) => None,
-                None => match Compare::new(&self.scenario, self.world.now_ms()) {
-                    Ok(c) => Some(c),
-                    Err(e) => {
-                        self.error = Some(format!("Compare mode cannot run this scenario: {e}"));
-                        None
-                    }
-                },
-            };
-            return;
+        match msg {
+            Msg::ToggleCompare => {
+                self.notice = None;
+                if compare.is_none() {
+                    self.open_compare();
+                }
+            }
+            Msg::SetCompareMode(mode) => {
+                self.compare_mode = mode;
+                if compare.is_some() {
+                    self.open_compare();
+                }
+            }
+            msg => {
+                self.update_main(msg);
+                self.compare = compare.map(|mut c| {
+                    c.follow_main(self);
+                    c
+                });
+            }
         }
-        self.update_main(msg);
-        self.compare = compare.map(|mut c| {
-            c.follow_main(&self.scenario, self.world.now_ms());
-            c
-        });
+    }
+
+    /// Opens compare mode in [`Self::compare_mode`] on the app as it stands.
+    fn open_compare(&mut self) {
+        self.compare = match Compare::of_state(self.compare_mode, self) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                self.error = Some(format!("Compare mode cannot run this scenario: {e}"));
+                None
+            }
+        };
     }
 
     /// [`Self::update`] for the main view (compare mode follows it after).
@@ -288,7 +307,7 @@ impl AppState {
                 self.partitions_error = None;
             }
             Msg::SetLogFilter(f) => self.log_filter = f,
-            Msg::ToggleCompare | Msg::Lesson(_) => {}
+            Msg::ToggleCompare | Msg::SetCompareMode(_) | Msg::Lesson(_) => {}
         }
     }
 
@@ -320,7 +339,7 @@ impl AppState {
         self.speed = speed;
         self.seek_ms(stage.at_ms);
         if stage.compare {
-            self.compare = Compare::new(&self.scenario, self.world.now_ms()).ok();
+            self.compare = Compare::of_state(CompareMode::StaticVsDynamic, self).ok();
         }
         self.lesson = Some(step);
     }

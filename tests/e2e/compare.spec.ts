@@ -49,7 +49,7 @@ test("compare mode runs the rolling restart static and dynamic on one clock", as
   await expect(chart.locator('[data-series="dynamic"] polyline')).toHaveCount(1);
   expect(await chart.locator('[data-series="dynamic"] polyline').getAttribute("points")).toContain(",");
 
-  await expect(page.getByText("not mirrored")).toBeVisible();
+  await expect(page.getByText("happens in both at the same virtual time")).toBeVisible();
 
   // Step back: the panes follow the main clock back.
   const before = await virtualMs(page);

@@ -84,7 +84,7 @@ fn full_page(page: &PageViews, on_msg: &Callback<Msg>, store: &Store) -> Html {
             <RunTimelineView timeline={Rc::clone(&chrome.timeline)} on_msg={on_msg.clone()} />
             <NarrationCaption text={page.chrome.narration.clone()} />
             { status_line(page, on_msg) }
-            <CompareView view={Rc::clone(&page.compare)} on_msg={on_msg.clone()} />
+            <CompareView view={Rc::clone(&page.compare)} mode={chrome.compare_mode} on_msg={on_msg.clone()} />
             <main class="layout">
                 <div class="column column-left">
                     { group_panel(page) }

@@ -49,6 +49,8 @@ pub struct Chrome {
     pub lesson: Option<LessonStep>,
     /// What the last `Step` ran (`step-info`).
     pub step_info: AttrValue,
+    /// What compare mode's panes differ in (the `Difference` select).
+    pub compare_mode: crate::ui::compare::CompareMode,
 }
 
 impl Chrome {
@@ -79,6 +81,7 @@ impl Chrome {
             timeline: Rc::new(s.run_timeline()),
             fork_notice: s.fork_notice(),
             lesson: s.lesson,
+            compare_mode: s.compare_mode,
             step_info: s
                 .step_info
                 .as_ref()
@@ -90,8 +93,10 @@ impl Chrome {
 /// One compare pane as the page shows it.
 #[derive(Clone, PartialEq)]
 pub struct PaneView {
-    /// `static` or `dynamic`.
+    /// The side's name: `static` or `dynamic`, `eager` or `cooperative`, ….
     pub label: &'static str,
+    /// The user's actions the pane could not mirror, and why.
+    pub notes: Rc<Vec<String>>,
     pub snap: Rc<Snapshot>,
     pub diff: Diff,
     /// `(virtual ms, partitions being consumed)`.
@@ -101,6 +106,8 @@ pub struct PaneView {
 /// Compare mode as the page shows it (`None` while off).
 #[derive(Clone, PartialEq)]
 pub struct CompareViews {
+    /// What the panes differ in.
+    pub mode: crate::ui::compare::CompareMode,
     pub panes: Vec<PaneView>,
     /// Partitions in all (the chart's top).
     pub total: u32,
@@ -111,6 +118,7 @@ impl CompareViews {
     fn of(s: &AppState) -> Option<Self> {
         let c = s.compare.as_ref()?;
         Some(CompareViews {
+            mode: c.mode,
             panes: c
                 .panes
                 .iter()
@@ -119,6 +127,7 @@ impl CompareViews {
                     snap: Rc::new(p.world.snapshot()),
                     diff: Diff::of(&p.world),
                     samples: Rc::new(p.samples.clone()),
+                    notes: Rc::new(p.notes.clone()),
                 })
                 .collect(),
             total: c

@@ -1,7 +1,7 @@
 //! Native tests of the session's files and links.
 
 use super::*;
-use crate::export::share::decode;
+use crate::export::share::{decode, CompareMode};
 use crate::sim::Snapshot;
 
 fn app() -> AppState {
@@ -330,7 +330,7 @@ fn a_link_made_with_compare_on_reopens_it_with_the_same_panes() {
 }
 
 #[test]
-fn the_panes_of_a_session_with_user_actions_reopen_without_them() {
+fn the_panes_of_a_session_with_user_actions_reopen_with_them_mirrored() {
     let s = run(app(), steps(30));
     let s = run(s, [Msg::ToggleCompare]);
     let s = run(s, [Msg::User(UserAction::restart("C".into()))]);
@@ -338,30 +338,39 @@ fn the_panes_of_a_session_with_user_actions_reopen_without_them() {
     let s = run(s, steps(40));
     let shared = share_state(&s).unwrap();
     assert!(matches!(shared.scenario, SharedScenario::Custom(_)));
-    // The twins replay the preset's script, not the user's actions.
-    assert_eq!(
-        shared.compare_scenario,
-        Some(SharedScenario::Preset("kip345-restart".into()))
-    );
+    // The panes mirror the user's actions: the twins of the link's own
+    // scenario (which has them scripted in) are the panes.
+    assert_eq!(shared.compare_scenario, None);
     let link = share_fragment(&s).unwrap();
     let back = open_link(&link).unwrap();
     assert_eq!(seen(&back), seen(&s));
     assert_eq!(panes(&back), panes(&s));
-    // Twins of the link's scenario (the user's actions scripted in) differ:
-    // carrying their scenario is what keeps the panes.
-    let mut with_actions = back.clone();
-    with_actions.compare = None;
-    let with_actions = run(with_actions, [Msg::ToggleCompare]);
-    assert_ne!(panes(&with_actions), panes(&s));
-    // Stepping on does not swap the twins for the link's scenario's.
+    // The added consumer D is in both panes.
+    let c = back.compare.as_ref().unwrap();
+    assert!(c.panes.iter().all(|p| p.world.client_index("D").is_some()));
     let (s, back) = (run(s, steps(25)), run(back, steps(25)));
     assert_eq!(panes(&back), panes(&s));
-    // Shared again from the reopened page: the same link.
     assert_eq!(share_state(&back).unwrap(), share_state(&s).unwrap());
 }
 
 #[test]
-fn a_changed_scenario_shares_its_twins_whole() {
+fn a_link_keeps_the_compare_difference() {
+    let s = run(
+        app(),
+        [Msg::SetCompareMode(CompareMode::EagerVsCooperative)],
+    );
+    let s = run(s, [Msg::ToggleCompare]);
+    let s = run(s, steps(60));
+    let shared = share_state(&s).unwrap();
+    assert_eq!(shared.compare, Some(CompareMode::EagerVsCooperative));
+    let back = open_link(&share_fragment(&s).unwrap()).unwrap();
+    assert_eq!(back.compare_mode, CompareMode::EagerVsCooperative);
+    assert_eq!(panes(&back), panes(&s));
+    assert_eq!(panes(&back)[0].0, "eager");
+}
+
+#[test]
+fn a_changed_scenario_with_actions_reopens_with_the_same_panes() {
     let mut s = app();
     s.scenario.seed = 11;
     let s = AppState::with_scenario(s.scenario, None);
@@ -370,13 +379,8 @@ fn a_changed_scenario_shares_its_twins_whole() {
     let s = run(s, [Msg::User(UserAction::crash("A".into()))]);
     let s = run(s, steps(20));
     let shared = share_state(&s).unwrap();
-    let Some(SharedScenario::Custom(twins)) = &shared.compare_scenario else {
-        panic!(
-            "expected the twins' whole scenario: {:?}",
-            shared.compare_scenario
-        );
-    };
-    assert_eq!(twins.seed, 11);
+    assert_eq!(shared.compare_scenario, None);
+    assert_eq!(shared.seed, 11);
     let back = open_link(&share_fragment(&s).unwrap()).unwrap();
     assert_eq!(panes(&back), panes(&s));
 }
