@@ -20,6 +20,7 @@ pub mod share_state;
 pub mod state;
 pub mod step_info;
 pub mod story;
+pub mod timeline_bands;
 pub mod user_action;
 
 #[cfg(target_arch = "wasm32")]

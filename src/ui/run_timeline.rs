@@ -3,11 +3,19 @@
 //! `data-kind`, `data-ms`) for each action and for each rebalance, fencing
 //! and removal seen so far. Clicking a marker or the axis jumps there
 //! ([`Msg::SeekMs`]), running ahead as needed. The `Timeline` slider in the
-//! transport bar stays the keyboard's way through the events.
+//! transport bar stays the keyboard's way through the events. Below the
+//! axis, up to the time reached: the group's state as coloured bands
+//! (`timeline-band`, `data-state`) with the generation number where each
+//! generation begins (`timeline-generation`), and a bar per consumer
+//! (`timeline-consumer`, `data-name`) filled while its process runs
+//! (`timeline-up`); clicking them jumps there too.
 
-use super::format::format_virtual_time;
+use super::format::{format_seconds, format_virtual_time};
+use super::marks::consumer_class;
 use super::state::Msg;
+use super::state_diagram::state_class;
 use super::story::{Marker, MarkerKind, RunTimeline};
+use super::timeline_bands::Spans;
 use std::rc::Rc;
 use web_sys::HtmlElement;
 use yew::prelude::*;
@@ -66,11 +74,81 @@ fn marker(m: &Marker, t: &RunTimeline, on_msg: &Callback<Msg>) -> Html {
     }
 }
 
+/// A click on `node` (its children take no pointer events) as a jump to
+/// that share of the run.
+fn seek_on(node: NodeRef, on_msg: Callback<Msg>, end_ms: u64) -> Callback<MouseEvent> {
+    Callback::from(move |e: MouseEvent| {
+        let Some(el) = node.cast::<HtmlElement>() else {
+            return;
+        };
+        let width = el.client_width();
+        if width <= 0 {
+            return;
+        }
+        let x = (f64::from(e.offset_x()) / f64::from(width)).clamp(0.0, 1.0);
+        on_msg.emit(Msg::SeekMs((x * end_ms as f64).round() as u64));
+    })
+}
+
+/// `left` and `width` of a span `from..to` as percentages of the axis.
+fn span_style(from: u64, to: u64, end_ms: u64) -> String {
+    let left = percent(from, end_ms);
+    format!(
+        "left: {left:.3}%; width: {:.3}%",
+        (percent(to, end_ms) - left).max(0.0)
+    )
+}
+
+/// The state bands with the generation numbers, and a bar per consumer.
+fn spans(s: &Spans, end_ms: u64) -> Html {
+    html! {
+        <>
+            <div class="run-row run-bands">
+                <span class="run-row-label">{ "group" }</span>
+                <div class="run-row-track">
+                    { for s.bands.iter().map(|b| {
+                        let title = format!("{} {}–{}", b.state.name(), format_virtual_time(b.from_ms), format_virtual_time(b.to_ms));
+                        html! {
+                            <div class={classes!("run-band", state_class(b.state))} data-testid="timeline-band"
+                                 data-state={b.state.name()} data-from-ms={b.from_ms.to_string()}
+                                 data-to-ms={b.to_ms.to_string()} style={span_style(b.from_ms, b.to_ms, end_ms)}
+                                 title={title}></div>
+                        }
+                    }) }
+                    { for s.generations.iter().map(|(at, g)| html! {
+                        <span class="run-generation" data-testid="timeline-generation" data-ms={at.to_string()}
+                              style={format!("left: {:.3}%", percent(*at, end_ms))}
+                              title={format!("generation {g} began at {}", format_virtual_time(*at))}>
+                            { format!("g{g}") }
+                        </span>
+                    }) }
+                </div>
+            </div>
+            { for s.consumers.iter().map(|c| html! {
+                <div class="run-row" data-testid="timeline-consumer" data-name={c.name.clone()}>
+                    <span class="run-row-label">{ c.name.clone() }</span>
+                    <div class="run-row-track">
+                        { for c.up.iter().map(|&(from, to)| html! {
+                            <div class={classes!("run-up", consumer_class(c.index))} data-testid="timeline-up"
+                                 data-from-ms={from.to_string()} data-to-ms={to.to_string()}
+                                 style={span_style(from, to, end_ms)}
+                                 title={format!("{} running {}–{} ({})", c.name, format_virtual_time(from),
+                                                format_virtual_time(to), format_seconds(to - from))}></div>
+                        }) }
+                    </div>
+                </div>
+            }) }
+        </>
+    }
+}
+
 /// The axis with its markers, where the run stands and how far it has run.
 #[component]
 pub fn RunTimelineView(props: &RunTimelineProps) -> Html {
     let t = &props.timeline;
     let axis = use_node_ref();
+    let rows = use_node_ref();
+    let on_rows = seek_on(rows.clone(), props.on_msg.clone(), t.end_ms);
     let on_axis = {
         let (axis, on_msg, end_ms) = (axis.clone(), props.on_msg.clone(), t.end_ms);
         Callback::from(move |e: MouseEvent| {
@@ -96,6 +174,10 @@ pub fn RunTimelineView(props: &RunTimelineProps) -> Html {
                 <div class="run-now" style={format!("left: {:.3}%", percent(t.now_ms, t.end_ms))}
                      aria-hidden="true"></div>
                 { for t.markers.iter().map(|m| marker(m, t, &props.on_msg)) }
+            </div>
+            <div class="run-spans" ref={rows} onclick={on_rows} aria-hidden="true"
+                 title="Group state (bands, generation numbers) and each consumer's process (filled while it runs), up to the time reached: click to jump">
+                { spans(&t.spans, t.end_ms) }
             </div>
             <div class="run-scale" aria-hidden="true">
                 <span>{ "0 s" }</span>

@@ -143,4 +143,7 @@ pub struct RunTimeline {
     pub reached_ms: u64,
     /// Scripted and user actions, and the events seen so far, by time.
     pub markers: Vec<Marker>,
+    /// The group's state bands, generations and consumers' up/down bars
+    /// up to the time reached.
+    pub spans: crate::ui::timeline_bands::Spans,
 }

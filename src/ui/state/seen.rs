@@ -7,6 +7,7 @@
 use super::AppState;
 use crate::sim::{Action, LogEntry, World};
 use crate::ui::story::{Marker, MarkerKind, RunTimeline};
+use crate::ui::timeline_bands::{change_of, Change, Spans};
 use crate::ui::user_action::{UserAction, RUN_AFTER_USER_ACTION_MS};
 
 /// A run with no scripted end is drawn this far past its last action.
@@ -17,6 +18,8 @@ pub const TAIL_AFTER_LAST_ACTION_MS: u64 = 30_000;
 pub(super) struct Seen {
     /// Each marker with the index of its log entry.
     pub(super) markers: Vec<(usize, Marker)>,
+    /// The bands' and bars' changes `(log index, ms, change)`.
+    pub(super) changes: Vec<(usize, u64, Change)>,
     /// How much of the log has been read.
     pub(super) log_len: usize,
     /// The furthest virtual time reached.
@@ -36,6 +39,10 @@ impl Seen {
                 };
                 self.markers.push((i, marker));
             }
+            let name = |c: usize| world.clients().get(c).map(|c| c.config.name.clone());
+            if let Some(change) = change_of(e, name) {
+                self.changes.push((i, e.at_ms, change));
+            }
         }
         self.log_len = self.log_len.max(log.len());
         self.reached_ms = self.reached_ms.max(world.now_ms());
@@ -46,6 +53,7 @@ impl Seen {
     pub(super) fn cut(&mut self, world: &World) {
         let at = world.log().len();
         self.markers.retain(|(i, _)| *i < at);
+        self.changes.retain(|(i, _, _)| *i < at);
         self.log_len = at;
         self.reached_ms = world.now_ms();
     }
@@ -100,7 +108,15 @@ impl AppState {
         }
         markers.extend(self.seen.markers.iter().map(|(_, m)| m.clone()));
         markers.sort_by_key(|m| m.at_ms);
+        let reached_ms = self.seen.reached_ms.max(self.world.now_ms());
+        let changes: Vec<(u64, Change)> = self
+            .seen
+            .changes
+            .iter()
+            .map(|(_, at, c)| (*at, c.clone()))
+            .collect();
         RunTimeline {
+            spans: Spans::of(&changes, reached_ms),
             end_ms: self.run_end_ms(scripted),
             now_ms: self.world.now_ms(),
             reached_ms: self.seen.reached_ms.max(self.world.now_ms()),
