@@ -13,8 +13,9 @@
 // Then it checks the swap: the page loaded with the wasm blocked (only the
 // shell) and loaded normally (the app) must place the header, the transport
 // and every panel at the same boxes; it prints the largest difference and
-// fails past MAX_SHIFT_PX. With SCREENSHOT_DIR it saves both views
-// (first-view-shell.png, first-view-app.png).
+// fails past MAX_SHIFT_PX; it also says whether the two screenshots are
+// identical. With SCREENSHOT_DIR it saves them (first-view-shell.png,
+// first-view-app.png).
 import { chromium } from "playwright-core";
 import { readFile, writeFile, mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
@@ -50,9 +51,6 @@ function shellHtml() {
     el.removeAttribute("aria-live");
     el.removeAttribute("autofocus");
   }
-  // The panels paint a frame after the header (index.html, gs-later); the
-  // Element Timing API reports when (scripts/bench-page reads it).
-  copy.querySelector(".layout .panel h2")?.setAttribute("elementtiming", "gs-shell-panels");
   return copy.outerHTML;
 }
 
@@ -102,10 +100,8 @@ try {
   await shellPage.route("**/*.wasm", (route) => route.abort());
   await shellPage.goto(`${server.url}/`, { waitUntil: "load" });
   const before = await shellPage.evaluate(boxes);
-  if (shots) {
-    await mkdir(shots, { recursive: true });
-    await shellPage.screenshot({ path: join(shots, "first-view-shell.png") });
-  }
+  if (shots) await mkdir(shots, { recursive: true });
+  const shellShot = await shellPage.screenshot(shots ? { path: join(shots, "first-view-shell.png") } : {});
   await shellPage.close();
 
   const appPage = await browser.newPage({ viewport: VIEWPORT });
@@ -115,7 +111,7 @@ try {
   if (shellLeft) throw new Error("the shell is still in the page after the app started");
   await appPage.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
   const after = await appPage.evaluate(boxes);
-  if (shots) await appPage.screenshot({ path: join(shots, "first-view-app.png") });
+  const appShot = await appPage.screenshot(shots ? { path: join(shots, "first-view-app.png") } : {});
   await appPage.close();
 
   let worst = { name: "", shift: 0 };
@@ -127,7 +123,8 @@ try {
   }
   console.log(
     `shell -> app: ${Object.keys(after).length} boxes, largest move ${worst.shift} px` +
-      (worst.name ? ` (${worst.name})` : ""),
+      (worst.name ? ` (${worst.name})` : "") +
+      `; screenshots (${VIEWPORT.width}×${VIEWPORT.height}) ${shellShot.equals(appShot) ? "identical" : "differ"}`,
   );
   if (worst.shift > MAX_SHIFT_PX) {
     throw new Error(`the swap from the shell to the app moves ${worst.name} by ${worst.shift} px`);
