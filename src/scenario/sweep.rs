@@ -7,7 +7,7 @@
 //! actions after a restart move by the change in its duration, so a rolling
 //! restart still waits for each pod before the next one stops.
 
-use super::model::{ActionStep, ScenarioFile};
+use super::model::{ActionStep, ProcessingSpec, ScenarioFile};
 use super::simulation::world_of;
 use super::ScenarioError;
 use std::ops::RangeInclusive;
@@ -110,6 +110,51 @@ pub fn with_membership(file: &ScenarioFile, is_static: bool) -> ScenarioFile {
     f
 }
 
+/// `file` with every consumer taking `processing` per batch (`None`:
+/// instant), nothing else changed.
+pub fn with_processing(file: &ScenarioFile, processing: Option<ProcessingSpec>) -> ScenarioFile {
+    let mut f = file.clone();
+    for c in f.consumers.iter_mut().flatten() {
+        c.processing_ms = processing;
+    }
+    f.expect_summary = None;
+    f
+}
+
+/// One processing time, run static and dynamic at one restart duration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProcessingPoint {
+    /// Each batch's processing time (0: instant).
+    pub processing_ms: u64,
+    pub point: SweepPoint,
+}
+
+/// The break-even sweep's second axis: `file` with every restart lasting
+/// `restart_ms`, run at each processing time per batch (0 = instant),
+/// static and dynamic. A slower batch can hold a rebalance up (an eager
+/// rejoin waits for the batch in hand), which dynamic members meet on
+/// every restart and static members only past the session timeout.
+pub fn break_even_over_processing(
+    file: &ScenarioFile,
+    restart_ms: u64,
+    processing_ms: &[u64],
+) -> Result<Vec<ProcessingPoint>, ScenarioError> {
+    processing_ms
+        .iter()
+        .map(|&ms| {
+            let spec = (ms > 0).then_some(ProcessingSpec::Fixed(ms));
+            let f = with_processing(file, spec);
+            let point = break_even(&f, &[restart_ms])?
+                .pop()
+                .expect("one restart duration gives one point");
+            Ok(ProcessingPoint {
+                processing_ms: ms,
+                point,
+            })
+        })
+        .collect()
+}
+
 /// Sets every restart's down time to `restart_ms`, moving later actions by
 /// the difference.
 fn stretch_restarts(actions: &mut [ActionStep], restart_ms: u64) {
@@ -195,6 +240,38 @@ mod tests {
             .unwrap()
             .iter()
             .all(|c| c.group_instance_id.is_none()));
+    }
+
+    #[test]
+    fn processing_time_changes_what_the_dynamic_group_pays_and_not_the_static_one() {
+        let file = preset("rolling-restart-static").unwrap();
+        let points = break_even_over_processing(&file, 10_000, &[0, 2_000, 8_000]).unwrap();
+        let cost = |p: &ProcessingPoint| {
+            (
+                p.point.static_members.unavailable_after_startup_ms,
+                p.point.dynamic_members.unavailable_after_startup_ms,
+            )
+        };
+        let costs: Vec<(u64, u64)> = points.iter().map(cost).collect();
+        assert_eq!(points[2].processing_ms, 8_000);
+        // A static restart within the session timeout only stalls the
+        // restarted pod's partitions: the batch time does not enter.
+        assert!(costs.iter().all(|c| c.0 == costs[0].0), "{costs:?}");
+        assert!(points
+            .iter()
+            .all(|p| p.point.static_members.rebalances == 1));
+        // A dynamic rebalance waits for the batch in hand: 8 s batches cost
+        // more than instant ones.
+        assert!(costs[2].1 > costs[0].1, "{costs:?}");
+        assert!(points
+            .iter()
+            .all(|p| p.point.dynamic_members.rebalances > 1));
+        let slow = with_processing(&file, Some(ProcessingSpec::Fixed(8_000)));
+        assert!(slow
+            .consumers
+            .unwrap()
+            .iter()
+            .all(|c| c.processing_ms == Some(ProcessingSpec::Fixed(8_000))));
     }
 
     #[test]

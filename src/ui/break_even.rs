@@ -2,11 +2,13 @@
 //! chart (`data-testid="break-even"`) of what restarts cost static and
 //! dynamic members over restart duration, computed by the real simulator
 //! in the browser ([`crate::scenario::sweep`]), one duration per frame so
-//! the page never freezes, with the progress shown.
+//! the page never freezes, with the progress shown. A `Processing per
+//! batch` select re-runs the sweep with every consumer's batch time set
+//! (the second parameter: [`with_processing`]).
 
 use super::break_even_chart::{chart, durations, summary, Chart, HEIGHT, WIDTH};
-use crate::scenario::model::ScenarioFile;
-use crate::scenario::sweep::{break_even, SweepPoint};
+use crate::scenario::model::{ProcessingSpec, ScenarioFile};
+use crate::scenario::sweep::{break_even, with_processing, SweepPoint};
 use gloo_timers::callback::Timeout;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -22,13 +24,64 @@ pub struct BreakEvenProps {
     pub open: bool,
 }
 
+/// The processing times the select offers: value, label, batch time
+/// (`None`: the scenario's own).
+const PROCESSING: [(&str, &str, Option<u64>); 5] = [
+    ("scenario", "as the scenario", None),
+    ("0", "instant", Some(0)),
+    ("1000", "1 s", Some(1_000)),
+    ("5000", "5 s", Some(5_000)),
+    ("20000", "20 s", Some(20_000)),
+];
+
+/// The scenario swept with the processing choice `value` applied.
+fn swept(scenario: &ScenarioFile, value: &str) -> ScenarioFile {
+    match PROCESSING.iter().find(|p| p.0 == value).and_then(|p| p.2) {
+        None => scenario.clone(),
+        Some(0) => with_processing(scenario, None),
+        Some(ms) => with_processing(scenario, Some(ProcessingSpec::Fixed(ms))),
+    }
+}
+
+/// The `Processing per batch` select.
+fn processing_select(choice: &UseStateHandle<&'static str>) -> Html {
+    let onchange = {
+        let choice = choice.clone();
+        Callback::from(move |e: Event| {
+            let v = e
+                .target_unchecked_into::<web_sys::HtmlSelectElement>()
+                .value();
+            let picked = PROCESSING
+                .iter()
+                .find(|p| p.0 == v)
+                .map_or("scenario", |p| p.0);
+            choice.set(picked);
+        })
+    };
+    html! {
+        <label class="be-processing">
+            { "Processing per batch" }
+            <select {onchange}>
+                { for PROCESSING.iter().map(|(value, label, _)| html! {
+                    <option value={*value} selected={**choice == *value}>{ *label }</option>
+                }) }
+            </select>
+        </label>
+    }
+}
+
 /// The explorer: closed, computing, or drawn.
 #[component]
 pub fn BreakEven(props: &BreakEvenProps) -> Html {
     let open = use_state(|| false);
+    let choice = use_state(|| "scenario");
+    let scenario: Rc<ScenarioFile> = {
+        let scenario = props.scenario.clone();
+        use_memo((scenario, *choice), |(s, c)| swept(s, c))
+    };
     let points = use_state(Vec::<SweepPoint>::new);
     let error = use_state(|| None::<String>);
-    let all = Rc::new(durations(&props.scenario));
+    let all = Rc::new(durations(&scenario));
     {
         let open = open.clone();
         use_effect_with(props.open, move |&asked| {
@@ -40,23 +93,19 @@ pub fn BreakEven(props: &BreakEvenProps) -> Html {
     // A new scenario starts the sweep again.
     {
         let (points, error) = (points.clone(), error.clone());
-        use_effect_with(props.scenario.clone(), move |_| {
+        use_effect_with(scenario.clone(), move |_| {
             points.set(Vec::new());
             error.set(None);
         });
     }
     // One duration per frame while open and not done.
     {
-        let (points, error, scenario, all) = (
-            points.clone(),
-            error.clone(),
-            props.scenario.clone(),
-            all.clone(),
-        );
+        let (points, error, scenario, all) =
+            (points.clone(), error.clone(), scenario.clone(), all.clone());
         let next = (*open && error.is_none())
             .then(|| all.get(points.len()).copied())
             .flatten();
-        use_effect_with((next, props.scenario.clone()), move |_| {
+        use_effect_with((next, scenario.clone()), move |_| {
             let timer = next.map(|ms| {
                 Timeout::new(0, move || match break_even(&scenario, &[ms]) {
                     Ok(mut more) => {
@@ -74,7 +123,7 @@ pub fn BreakEven(props: &BreakEvenProps) -> Html {
         let open = open.clone();
         Callback::from(move |_: MouseEvent| open.set(!*open))
     };
-    let drawn = chart(&points, &all, &props.scenario);
+    let drawn = chart(&points, &all, &scenario);
     html! {
         <section class="break-even-explorer" aria-label="Break-even">
             <button type="button" class="action" aria-expanded={(*open).to_string()} onclick={toggle}>
@@ -82,6 +131,7 @@ pub fn BreakEven(props: &BreakEvenProps) -> Html {
             </button>
             if *open {
                 <div class="be-body">
+                    { processing_select(&choice) }
                     if let Some(e) = &*error {
                         <p class="field-error">{ e.clone() }</p>
                     }
