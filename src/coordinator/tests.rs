@@ -483,3 +483,100 @@ fn a_member_parked_in_the_join_phase_outlives_its_session_timer() {
     assert!(g.has(&l1), "parked in the join phase: not expired at 600");
     assert_eq!(g.state, GroupState::PreparingRebalance);
 }
+
+/// The rebalance causes the coordinator reports, drained from its outbox.
+fn causes(c: &mut Coordinator) -> Vec<RebalanceCause> {
+    std::iter::from_fn(|| c.poll_output())
+        .filter_map(|o| match o {
+            Output::Event {
+                event: Event::RebalancePrepared { cause },
+                ..
+            } => Some(cause),
+            _ => None,
+        })
+        .collect()
+}
+
+/// GC `acceptJoiningMember` (spec §3.1): while PreparingRebalance a new
+/// member is accepted only while fewer than `group.max.size` members await
+/// the join — at exactly the maximum it is refused.
+#[test]
+fn a_new_member_is_refused_when_max_size_members_already_await_the_join() {
+    let mut c = coordinator(); // group.max.size = 4
+    for (rid, iid) in [(1, "a"), (2, "b"), (3, "c"), (4, "d")] {
+        c.handle_request(0, rid, join("", Some(iid), 9, &["range"]));
+    }
+    assert!(responses(&mut c).is_empty(), "four static joins are parked");
+    assert_eq!(c.group().unwrap().num_awaiting_join(), 4);
+    c.handle_request(0, 5, join("", Some("e"), 9, &["range"]));
+    let out = responses(&mut c);
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].1.error(), ErrorCode::GroupMaxSizeReached);
+    assert_eq!(c.group().unwrap().members.len(), 4);
+}
+
+/// In CompletingRebalance a known member rejoining with the same metadata
+/// gets the current generation back, but with changed metadata it opens a
+/// new rebalance (spec §4 table; GC `doCurrentMemberJoinGroup`).
+#[test]
+fn a_follower_rejoining_with_changed_metadata_while_completing_reopens_the_rebalance() {
+    let mut c = coordinator();
+    c.handle_request(0, 1, join("", Some("leader"), 9, &["range", "roundrobin"]));
+    c.handle_request(
+        0,
+        2,
+        join("", Some("follower"), 9, &["range", "roundrobin"]),
+    );
+    c.handle_timeout(50);
+    c.handle_timeout(100);
+    let out = responses(&mut c);
+    let f1 = join_response(&out[1].1).member_id.clone();
+    assert_eq!(c.group().unwrap().state, GroupState::CompletingRebalance);
+    c.handle_request(
+        110,
+        3,
+        join(f1.as_str(), Some("follower"), 9, &["range", "roundrobin"]),
+    );
+    assert_eq!(responses(&mut c)[0].1.error(), ErrorCode::None);
+    assert_eq!(c.group().unwrap().state, GroupState::CompletingRebalance);
+    c.handle_request(
+        120,
+        4,
+        join(f1.as_str(), Some("follower"), 9, &["roundrobin"]),
+    );
+    causes(&mut c);
+    assert_eq!(c.group().unwrap().state, GroupState::PreparingRebalance);
+}
+
+/// The leader rejoining while Stable is its own rebalance cause (it may
+/// want a new assignment), not a metadata change.
+#[test]
+fn the_leader_rejoining_while_stable_is_reported_as_such() {
+    let (mut c, l1, _) = fx_s2();
+    c.handle_request(
+        400,
+        5,
+        join(l1.as_str(), Some("leader"), 9, &["range", "roundrobin"]),
+    );
+    assert_eq!(
+        causes(&mut c),
+        [RebalanceCause::LeaderRejoined { member_id: l1 }]
+    );
+}
+
+/// KIP-345 in Stable (spec §4, GC `updateStaticMemberAndRebalance`): a
+/// returning static member whose protocols change the group's selected
+/// protocol triggers a rebalance instead of taking the old assignment.
+#[test]
+fn a_static_member_returning_with_protocols_that_change_the_selection_rebalances() {
+    let (mut c, _, _) = fx_s2(); // both offered range, roundrobin: range is selected
+    assert_eq!(c.group().unwrap().protocol_name.as_deref(), Some("range"));
+    c.handle_request(300, 5, join("", Some("follower"), 9, &["roundrobin"]));
+    assert_eq!(
+        causes(&mut c),
+        [RebalanceCause::StaticProtocolChange {
+            group_instance_id: "follower".into()
+        }]
+    );
+    assert_eq!(c.group().unwrap().state, GroupState::PreparingRebalance);
+}
