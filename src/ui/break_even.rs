@@ -70,6 +70,19 @@ fn processing_select(choice: &UseStateHandle<&'static str>) -> Html {
     }
 }
 
+/// A new scenario (or processing choice) starts the sweep again.
+#[hook]
+fn use_restart_on_new_scenario(
+    scenario: Rc<ScenarioFile>,
+    points: UseStateHandle<Vec<SweepPoint>>,
+    error: UseStateHandle<Option<String>>,
+) {
+    use_effect_with(scenario, move |_| {
+        points.set(Vec::new());
+        error.set(None);
+    });
+}
+
 /// The explorer: closed, computing, or drawn.
 #[component]
 pub fn BreakEven(props: &BreakEvenProps) -> Html {
@@ -90,14 +103,7 @@ pub fn BreakEven(props: &BreakEvenProps) -> Html {
             }
         });
     }
-    // A new scenario starts the sweep again.
-    {
-        let (points, error) = (points.clone(), error.clone());
-        use_effect_with(scenario.clone(), move |_| {
-            points.set(Vec::new());
-            error.set(None);
-        });
-    }
+    use_restart_on_new_scenario(scenario.clone(), points.clone(), error.clone());
     // One duration per frame while open and not done.
     {
         let (points, error, scenario, all) =
@@ -130,22 +136,36 @@ pub fn BreakEven(props: &BreakEvenProps) -> Html {
                 { "Break-even explorer" }
             </button>
             if *open {
-                <div class="be-body">
-                    { processing_select(&choice) }
-                    if let Some(e) = &*error {
-                        <p class="field-error">{ e.clone() }</p>
-                    }
-                    { plot(&drawn) }
-                    <p class="be-status" aria-live="polite">
-                        { if points.len() < all.len() {
-                            format!("Running the simulator: {} of {} restart durations…", points.len(), all.len())
-                        } else {
-                            summary(&points)
-                        } }
-                    </p>
-                </div>
+                { body(&choice, error.as_deref(), &drawn, &points, all.len()) }
             }
         </section>
+    }
+}
+
+/// The open explorer: the processing select, any error, the chart and
+/// the progress or the summary.
+fn body(
+    choice: &UseStateHandle<&'static str>,
+    error: Option<&str>,
+    drawn: &Chart,
+    points: &[SweepPoint],
+    total: usize,
+) -> Html {
+    html! {
+        <div class="be-body">
+            { processing_select(choice) }
+            if let Some(e) = error {
+                <p class="field-error">{ e.to_string() }</p>
+            }
+            { plot(drawn) }
+            <p class="be-status" aria-live="polite">
+                { if points.len() < total {
+                    format!("Running the simulator: {} of {} restart durations…", points.len(), total)
+                } else {
+                    summary(points)
+                } }
+            </p>
+        </div>
     }
 }
 
