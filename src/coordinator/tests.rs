@@ -580,3 +580,55 @@ fn a_static_member_returning_with_protocols_that_change_the_selection_rebalances
     );
     assert_eq!(c.group().unwrap().state, GroupState::PreparingRebalance);
 }
+
+/// The rule the coordinator gives for replacing a static member.
+fn replaced_rules(c: &mut Coordinator) -> Vec<Rule> {
+    std::iter::from_fn(|| c.poll_output())
+        .filter_map(|o| match o {
+            Output::Event {
+                event: Event::MemberReplaced { .. },
+                rule,
+                ..
+            } => Some(rule),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A static member replaced under its instance id is explained by the rule
+/// of the state it happened in (spec §4: Stable keeps the assignment,
+/// CompletingRebalance and PreparingRebalance take the member into the
+/// rebalance under way).
+#[test]
+fn a_static_replacement_names_the_rule_of_the_state_it_happened_in() {
+    // CompletingRebalance: generation 1 formed at 100, nobody synced yet.
+    let mut c = coordinator();
+    c.handle_request(0, 1, join("", Some("leader"), 9, &["range"]));
+    c.handle_request(0, 2, join("", Some("follower"), 9, &["range"]));
+    c.handle_timeout(50);
+    c.handle_timeout(100);
+    responses(&mut c);
+    c.handle_request(110, 3, join("", Some("follower"), 9, &["range"]));
+    assert_eq!(replaced_rules(&mut c), [Rule::StaticReplaceCompleting]);
+    // PreparingRebalance: the leader rejoined at 400, then the follower restarts.
+    let (mut c, l1, _) = fx_s2();
+    c.handle_request(
+        400,
+        5,
+        join(l1.as_str(), Some("leader"), 9, &["range", "roundrobin"]),
+    );
+    c.handle_request(
+        410,
+        6,
+        join("", Some("follower"), 9, &["range", "roundrobin"]),
+    );
+    assert_eq!(replaced_rules(&mut c), [Rule::StaticReplacePreparing]);
+    // Stable.
+    let (mut c, _, _) = fx_s2();
+    c.handle_request(
+        300,
+        5,
+        join("", Some("follower"), 9, &["range", "roundrobin"]),
+    );
+    assert_eq!(replaced_rules(&mut c), [Rule::StaticReplaceStable]);
+}
