@@ -60,6 +60,26 @@ async fn sweep_of_every_preset() {
     }
 }
 
+/// What the break-even explorer runs when it opens (its restart durations
+/// for the preset, static and dynamic), one preset at a time.
+#[wasm_bindgen_test]
+async fn the_explorers_sweep_of_every_preset() {
+    use groupscope::ui::break_even_chart::durations;
+    for id in presets::ids() {
+        let file = presets::preset(id).expect("a preset parses");
+        let points = durations(&file);
+        yield_to_browser().await;
+        let start = now_ms();
+        let rows = break_even(&file, &points).expect("the sweep runs");
+        assert_eq!(rows.len(), points.len());
+        console_log!(
+            "bench wasm explorer {id}: {} points x 2 runs in {:.1} ms",
+            rows.len(),
+            now_ms() - start
+        );
+    }
+}
+
 #[wasm_bindgen_test]
 async fn growth_of_a_rolling_restart() {
     let sizes: &[(usize, u32)] = if FULL {
