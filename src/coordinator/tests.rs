@@ -435,15 +435,10 @@ fn a_member_that_never_syncs_is_removed_at_the_pending_sync_deadline_despite_hea
     c.handle_timeout(599);
     assert!(c.group().unwrap().has(&f1), "not before the deadline");
     c.handle_timeout(600);
-    let removed: Vec<Rule> = std::iter::from_fn(|| c.poll_output())
-        .filter_map(|o| match o {
-            Output::Event {
-                event: Event::MemberRemoved { .. },
-                rule,
-                ..
-            } => Some(rule),
-            _ => None,
-        })
+    let removed: Vec<Rule> = events(&mut c)
+        .into_iter()
+        .filter(|(e, _)| matches!(e, Event::MemberRemoved { .. }))
+        .map(|(_, rule)| rule)
         .collect();
     assert_eq!(removed, [Rule::PendingSyncExpired]);
     let g = c.group().unwrap();
@@ -484,14 +479,22 @@ fn a_member_parked_in_the_join_phase_outlives_its_session_timer() {
     assert_eq!(g.state, GroupState::PreparingRebalance);
 }
 
-/// The rebalance causes the coordinator reports, drained from its outbox.
-fn causes(c: &mut Coordinator) -> Vec<RebalanceCause> {
+/// The events the coordinator reports, with their rules, drained from its outbox.
+fn events(c: &mut Coordinator) -> Vec<(Event, Rule)> {
     std::iter::from_fn(|| c.poll_output())
         .filter_map(|o| match o {
-            Output::Event {
-                event: Event::RebalancePrepared { cause },
-                ..
-            } => Some(cause),
+            Output::Event { event, rule, .. } => Some((event, rule)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The rebalance causes the coordinator reports.
+fn causes(c: &mut Coordinator) -> Vec<RebalanceCause> {
+    events(c)
+        .into_iter()
+        .filter_map(|(e, _)| match e {
+            Event::RebalancePrepared { cause } => Some(cause),
             _ => None,
         })
         .collect()
@@ -583,15 +586,10 @@ fn a_static_member_returning_with_protocols_that_change_the_selection_rebalances
 
 /// The rule the coordinator gives for replacing a static member.
 fn replaced_rules(c: &mut Coordinator) -> Vec<Rule> {
-    std::iter::from_fn(|| c.poll_output())
-        .filter_map(|o| match o {
-            Output::Event {
-                event: Event::MemberReplaced { .. },
-                rule,
-                ..
-            } => Some(rule),
-            _ => None,
-        })
+    events(c)
+        .into_iter()
+        .filter(|(e, _)| matches!(e, Event::MemberReplaced { .. }))
+        .map(|(_, rule)| rule)
         .collect()
 }
 
