@@ -31,7 +31,9 @@ async function nextStateUntilStable(page: Page, extra: () => Promise<boolean> = 
 /** Presses `Pause` unless play already stopped by itself at the end of the run. */
 async function pauseIfPlaying(page: Page) {
   const pause = button(page, "Pause");
-  if (await pause.isVisible()) await pause.click().catch(() => undefined);
+  // Playback may end between the check and the click (the button then
+  // reads Play): give the click a short timeout instead of waiting forever.
+  if (await pause.isVisible()) await pause.click({ timeout: 1_000 }).catch(() => undefined);
   await expect(button(page, "Play")).toBeVisible();
 }
 
