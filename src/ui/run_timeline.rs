@@ -149,22 +149,9 @@ pub fn RunTimelineView(props: &RunTimelineProps) -> Html {
     let axis = use_node_ref();
     let rows = use_node_ref();
     let on_rows = seek_on(rows.clone(), props.on_msg.clone(), t.end_ms);
-    let on_axis = {
-        let (axis, on_msg, end_ms) = (axis.clone(), props.on_msg.clone(), t.end_ms);
-        Callback::from(move |e: MouseEvent| {
-            let Some(el) = axis.cast::<HtmlElement>() else {
-                return;
-            };
-            // The bars inside take no pointer events and the markers stop
-            // theirs, so the offset is from the axis itself.
-            let width = el.client_width();
-            if width <= 0 {
-                return;
-            }
-            let x = (f64::from(e.offset_x()) / f64::from(width)).clamp(0.0, 1.0);
-            on_msg.emit(Msg::SeekMs((x * end_ms as f64).round() as u64));
-        })
-    };
+    // The bars inside the axis take no pointer events and the markers stop
+    // theirs, so the offset is from the axis itself.
+    let on_axis = seek_on(axis.clone(), props.on_msg.clone(), t.end_ms);
     html! {
         <section class="run-timeline" data-testid="timeline" data-end-ms={t.end_ms.to_string()}
                  aria-label="Whole run">
