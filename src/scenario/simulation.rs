@@ -389,6 +389,15 @@ mod tests {
         world.set_logging(false);
         while world.step() {}
         assert!(world.log().is_empty(), "no log kept");
+        assert!(world.recent_messages().is_empty(), "no message flow kept");
+        let mut shown = world_of(
+            &crate::scenario::presets::preset("kip345-restart").unwrap(),
+            1,
+        )
+        .unwrap();
+        while shown.step() {}
+        assert!(!shown.recent_messages().is_empty(), "the view's messages");
+        assert_eq!(shown.metrics(), world.metrics());
     }
 
     fn parse_err(json: &str) -> ScenarioError {

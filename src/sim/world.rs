@@ -241,9 +241,10 @@ impl World {
         self.tracing = on;
     }
 
-    /// Keeps (the default) or drops the event log from now on. A run for
-    /// its figures alone drops it, so its memory stays flat however many
-    /// events it has; tracing keeps it regardless (trace lines point into it).
+    /// Keeps (the default) or drops the event log and the recent messages
+    /// from now on. A run for its figures alone drops them, so its memory
+    /// stays flat however many events it has; tracing keeps the log
+    /// regardless (trace lines point into it).
     pub fn set_logging(&mut self, on: bool) {
         self.logging = on;
     }
@@ -473,13 +474,13 @@ impl World {
                 response,
                 sent_at_ms,
             } => {
-                self.remember(MessageView {
-                    consumer: Some(self.clients[index].config.name.clone()),
+                self.remember_with(|w| MessageView {
+                    consumer: Some(w.clients[index].config.name.clone()),
                     to_coordinator: false,
                     api: response.api(),
                     error: Some(response.error()),
                     sent_at_ms,
-                    arrives_at_ms: self.now_ms,
+                    arrives_at_ms: w.now_ms,
                 });
                 if self.clients[index].incarnation == incarnation {
                     let effects = self.clients[index].on_response(*response, &self.topics);
@@ -905,6 +906,9 @@ impl World {
     }
 
     fn remember_request(&mut self, request_id: RequestId, request: &Request) {
+        if !self.logging {
+            return;
+        }
         let Some(info) = self.requests.get(&request_id) else {
             return;
         };
@@ -923,7 +927,15 @@ impl World {
         });
     }
 
-    /// Keeps the last [`RECENT_MESSAGES`] delivered messages.
+    /// Keeps the last [`RECENT_MESSAGES`] delivered messages, when the
+    /// log is kept (the message flow is a view; a sweep has no view).
+    fn remember_with(&mut self, view: impl FnOnce(&World) -> MessageView) {
+        if self.logging {
+            let m = view(self);
+            self.remember(m);
+        }
+    }
+
     fn remember(&mut self, m: MessageView) {
         if self.recent_messages.len() == RECENT_MESSAGES {
             self.recent_messages.pop_front();
