@@ -26,7 +26,8 @@ pub enum ViolationKind {
     GenerationWentBackwards,
     /// A partition has more than one owner in a Stable generation.
     SharedPartition(TopicPartition, i32),
-    /// An eager assignor left a subscribed partition without an owner.
+    /// An eager assignor left a subscribed partition without an owner, or
+    /// a cooperative one held back a partition nobody had to revoke.
     UnownedPartition(TopicPartition, i32),
 }
 
@@ -180,7 +181,7 @@ fn check_parked(g: &Group, out: &mut Vec<ViolationKind>) {
 }
 
 /// One owner per partition; eager assignors cover every subscribed
-/// partition (cooperative ones may hold some back for a round).
+/// partition; cooperative ones hold back only what must be revoked first.
 fn check_ownership(world: &World, g: &Group, out: &mut Vec<ViolationKind>) {
     let mut owners: BTreeMap<&TopicPartition, usize> = BTreeMap::new();
     for p in g.members.iter().flat_map(|m| &m.assignment) {
@@ -192,34 +193,41 @@ fn check_ownership(world: &World, g: &Group, out: &mut Vec<ViolationKind>) {
             g.generation_id,
         ));
     }
-    let cooperative = g
-        .protocol_name
-        .as_deref()
-        .and_then(AssignorKind::from_name)
-        .is_some_and(|k| k.is_cooperative());
-    if cooperative {
-        return;
+    if let Some(p) = unowned_partition(g, world.topics_at_assignment(), &owners) {
+        out.push(ViolationKind::UnownedPartition(p, g.generation_id));
     }
+}
+
+/// A subscribed partition of `topics` that the generation leaves without
+/// an owner although it may not. An eager assignor assigns every one. The
+/// cooperative-sticky assignor (KIP-429) holds back only a partition that
+/// moves away from a member still owning it when it joined (its
+/// subscription lists it as owned and its new assignment lacks it): that
+/// member revokes it and rejoins, and the next generation assigns it. A
+/// partition nobody owned (its owner left, or the topic grew) is assigned
+/// at once.
+fn unowned_partition(
+    g: &Group,
+    topics: &BTreeMap<String, u32>,
+    owners: &BTreeMap<&TopicPartition, usize>,
+) -> Option<TopicPartition> {
     let protocol = g.protocol_name.clone().unwrap_or_default();
-    let subscribed: BTreeSet<String> = g
-        .members
-        .iter()
-        .flat_map(|m| decode_metadata(&m.metadata(&protocol)).0)
-        .collect();
-    for topic in &subscribed {
-        let n = world
-            .topics_at_assignment()
-            .get(topic)
-            .copied()
-            .unwrap_or(0);
-        let unowned = (0..n)
-            .map(|i| TopicPartition::new(topic.clone(), i))
-            .find(|p| !owners.contains_key(p));
-        if let Some(p) = unowned {
-            out.push(ViolationKind::UnownedPartition(p, g.generation_id));
-            break;
+    let cooperative = AssignorKind::from_name(&protocol).is_some_and(|k| k.is_cooperative());
+    let mut subscribed: BTreeSet<String> = BTreeSet::new();
+    let mut revoking: BTreeSet<TopicPartition> = BTreeSet::new();
+    for m in &g.members {
+        let (topics, owned) = decode_metadata(&m.metadata(&protocol));
+        subscribed.extend(topics);
+        if cooperative {
+            revoking.extend(owned.into_iter().filter(|p| !m.assignment.contains(p)));
         }
     }
+    subscribed.iter().find_map(|topic| {
+        let n = topics.get(topic).copied().unwrap_or(0);
+        (0..n)
+            .map(|i| TopicPartition::new(topic.clone(), i))
+            .find(|p| !owners.contains_key(p) && !revoking.contains(p))
+    })
 }
 
 #[cfg(test)]
@@ -254,6 +262,68 @@ mod tests {
         let mut out = Vec::new();
         check_static_map_of(g, &touched, &mut out);
         out
+    }
+
+    /// Two cooperative members subscribed to t (4 partitions): m0 owned
+    /// `owned0` when it joined and is assigned `assigned0`; m1 owned
+    /// nothing and is assigned `assigned1`.
+    fn cooperative(owned0: &str, assigned0: &[u32], assigned1: &[u32]) -> Option<TopicPartition> {
+        let mut g = group(2);
+        g.protocol_name = Some("cooperative-sticky".into());
+        let subscription = crate::assignor::encode_subscription(&["t".to_string()]);
+        let with_owned = |mut bytes: Vec<u8>, owned: &str| {
+            if !owned.is_empty() {
+                bytes.push(b';');
+                bytes.extend(owned.bytes());
+            }
+            bytes
+        };
+        let tp = |ps: &[u32]| ps.iter().map(|&i| TopicPartition::new("t", i)).collect();
+        let members = [(owned0, tp(assigned0)), ("", tp(assigned1))];
+        for (m, (owned, assignment)) in g.members.iter_mut().zip(members) {
+            let metadata = with_owned(subscription.clone(), owned);
+            m.protocols = vec![Protocol::new("cooperative-sticky", metadata)];
+            m.assignment = assignment;
+        }
+        let mut owners = BTreeMap::new();
+        for p in g.members.iter().flat_map(|m| &m.assignment) {
+            *owners.entry(p).or_insert(0) += 1;
+        }
+        let topics = BTreeMap::from([("t".to_string(), 4)]);
+        unowned_partition(&g, &topics, &owners)
+    }
+
+    #[test]
+    fn a_cooperative_group_may_hold_back_only_what_a_member_must_revoke_first() {
+        // m0 owned all four and keeps 0–1: 2–3 wait for its revocation.
+        assert_eq!(cooperative("t-0,t-1,t-2,t-3", &[0, 1], &[]), None);
+        // Once revoked, the next generation must hand them out.
+        assert_eq!(
+            cooperative("t-0,t-1", &[0, 1], &[2]),
+            Some(TopicPartition::new("t", 3))
+        );
+        // A partition nobody owned (its owner left) is assigned at once.
+        assert_eq!(
+            cooperative("t-0,t-1,t-2", &[0, 1], &[]),
+            Some(TopicPartition::new("t", 3))
+        );
+        // Everything owned: nothing to say.
+        assert_eq!(cooperative("", &[0, 1], &[2, 3]), None);
+    }
+
+    #[test]
+    fn an_eager_group_assigns_every_subscribed_partition() {
+        let mut g = group(1);
+        let subscription = crate::assignor::encode_subscription(&["t".to_string()]);
+        g.members[0].protocols = vec![Protocol::new("range", subscription)];
+        g.members[0].assignment = vec![TopicPartition::new("t", 0)];
+        g.protocol_name = Some("range".into());
+        let owners = BTreeMap::from([(&g.members[0].assignment[0], 1)]);
+        let topics = BTreeMap::from([("t".to_string(), 2)]);
+        assert_eq!(
+            unowned_partition(&g, &topics, &owners),
+            Some(TopicPartition::new("t", 1))
+        );
     }
 
     #[test]
