@@ -206,6 +206,13 @@ pub fn client_action(name: &str, action: &ClientAction) -> String {
             format!("{name} is down for {down_ms} ms and starts again with member id \"\".")
         }
         ClientAction::Crash => format!("{name} crashes: no LeaveGroup, no more heartbeats."),
+        ClientAction::Paused { for_ms } => format!(
+            "{name} freezes for {for_ms} ms (a long GC pause): no heartbeat, no poll; \
+             the coordinator only sees silence."
+        ),
+        ClientAction::Resumed => {
+            format!("{name} carries on after its pause and handles what arrived meanwhile.")
+        }
         ClientAction::Close {
             leave_group: true, ..
         } => format!("{name} closes and sends LeaveGroup."),
@@ -360,6 +367,7 @@ pub fn action(action: &Action) -> String {
             format!("{topic} grows to {partitions} partitions")
         }
         Action::ForceRebalance => "forced rebalance (KIP-345 draft)".into(),
+        Action::Pause { name, for_ms } => format!("pause {name} ({for_ms} ms)"),
         Action::End => "end".into(),
     }
 }

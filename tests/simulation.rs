@@ -3,7 +3,12 @@
 //! sweep of random action scripts with zero invariant violations and a group
 //! that is Stable again within a stated bound after the last fault.
 //!
-//! The long sweep (20,000 scripts) is `#[ignore]`d: run it with scripts/sweep.
+//! Faults come from the seed (VOPR-style): crashes, restarts, closes, admin
+//! removals, a duplicate instance id, grown topics, forced rebalances,
+//! process pauses and network latency spikes. `cargo test` sweeps 1,000
+//! scripts of 3–12 actions and 1,000 of 200 actions; the long sweep
+//! (100,000 scripts of 200 actions) is `#[ignore]`d: run it with
+//! scripts/sweep. A failing script is shrunk and written as a scenario file.
 
 use groupscope::coordinator::GroupState;
 use groupscope::scenario::{self, ScenarioFile};
@@ -310,13 +315,39 @@ fn settle_bound_with_batches(base_ms: u64, max_batch_ms: u64) -> u64 {
     base_ms + 2 * max_batch_ms
 }
 
-/// A random group and action script for `seed`.
-fn random_scenario(seed: u64) -> Script {
+/// How many actions a random script has after the starts: `fixed`, or 3
+/// to 12 drawn from the seed.
+fn actions_per_script(g: &mut Gen, fixed: Option<u64>) -> u64 {
+    let drawn = 3 + g.below(10);
+    fixed.unwrap_or(drawn)
+}
+
+/// The long sweep's actions per script: `SWEEP_ACTIONS=N`, by default 200.
+fn long_sweep_actions() -> u64 {
+    match std::env::var("SWEEP_ACTIONS") {
+        Ok(n) => n
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("SWEEP_ACTIONS={n:?}: expected a number")),
+        Err(_) => 200,
+    }
+}
+
+/// A random group and action script for `seed`, with the faults drawn from
+/// the seed too: crashes, restarts (short and past the session timeout),
+/// closes, admin removals racing rejoins, a duplicate instance id, grown
+/// topics, forced rebalances, process pauses (a GC pause, shorter or longer
+/// than the session timeout) and latency spikes on the network.
+fn random_scenario(seed: u64, fixed_actions: Option<u64>) -> Script {
     let mut g = Gen(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let n = 1 + g.below(5) as usize;
     let assignors = ["range", "roundrobin", "cooperative-sticky"];
     let assignor = assignors[g.below(3) as usize];
     let (mut max_session, mut max_rebalance, mut max_heartbeat) = (0, 0, 0);
+    // The shortest rebalance timeout: a pause stays below it, since the
+    // heartbeat thread's max.poll.interval check after a pause is not
+    // modelled (a pause that long would leave the group in the Java client).
+    let mut min_rebalance = u64::MAX;
     let mut max_batch = 0;
     let consumers: Vec<Value> = (0..n)
         .map(|i| {
@@ -329,6 +360,7 @@ fn random_scenario(seed: u64) -> Script {
             max_session = max_session.max(session);
             max_heartbeat = max_heartbeat.max(heartbeat);
             max_rebalance = max_rebalance.max(rebalance);
+            min_rebalance = min_rebalance.min(rebalance);
             let mut c = json!({"name": name, "assignors": [assignor], "session_timeout_ms": session,
                                "heartbeat_interval_ms": heartbeat, "rebalance_timeout_ms": rebalance});
             if g.below(3) > 0 {
@@ -361,10 +393,24 @@ fn random_scenario(seed: u64) -> Script {
         actions.push(json!({"at_ms": at, "start": format!("c{i}")}));
     }
     actions.sort_by_key(|a| a["at_ms"].as_u64());
-    for _ in 0..(3 + g.below(10)) {
+    // Latency spikes on half the seeds: up to 1 s more on one message in 3 to 32.
+    let spike_max = match g.below(2) {
+        0 => 0,
+        _ => 100 + g.below(900),
+    };
+    let mut network = json!({"latency_ms": g.below(50), "jitter_ms": g.below(30)});
+    if spike_max > 0 {
+        network["spikes"] =
+            json!({"every": 3 + g.below(30), "extra_ms": {"min": 0, "max": spike_max}});
+    }
+    for _ in 0..actions_per_script(&mut g, fixed_actions) {
         t += 500 + g.below(15_000);
         let c = format!("c{}", g.below(n as u64));
-        let a = match g.below(8) {
+        let a = match g.below(9) {
+            8 => {
+                let pause = g.below((2 * max_session).min(min_rebalance - 1));
+                json!({"at_ms": t, "pause": c, "for_ms": pause})
+            }
             0 => json!({"at_ms": t, "restart": c, "down_ms": g.below(40_000)}),
             1 => json!({"at_ms": t, "crash": c}),
             2 => json!({"at_ms": t, "close": c}),
@@ -376,13 +422,15 @@ fn random_scenario(seed: u64) -> Script {
             6 => json!({"at_ms": t, "force_rebalance": {}}),
             _ => json!({"at_ms": t, "restart": c, "down_ms": g.below(5000)}),
         };
-        last_fault_ms = last_fault_ms.max(t + a["down_ms"].as_u64().unwrap_or(0));
+        let lasts = a["down_ms"].as_u64().or(a["for_ms"].as_u64()).unwrap_or(0);
+        last_fault_ms = last_fault_ms.max(t + lasts);
         actions.push(a);
     }
+    // A spike can hold up each message of a rebalance's round trips.
     let settle_ms = settle_bound_with_batches(
         settle_bound(max_session, max_rebalance, max_heartbeat),
         max_batch,
-    );
+    ) + 8 * spike_max;
     // Run 20 s past the bound, so a group that settles and then flaps fails too.
     let end = (t + 60_000).max(last_fault_ms + settle_ms + 20_000);
     actions.push(json!({"at_ms": end, "end": {}}));
@@ -390,7 +438,7 @@ fn random_scenario(seed: u64) -> Script {
         "name": format!("sweep-{seed}"), "seed": seed,
         "config": {"initial_rebalance_delay_ms": g.below(3001), "session_timeout_ms": 10000},
         "topics": [{"name": "t", "partitions": 1 + g.below(9)}, {"name": "u", "partitions": 1 + g.below(4)}],
-        "consumers": consumers, "network": {"latency_ms": g.below(50), "jitter_ms": g.below(30)},
+        "consumers": consumers, "network": network,
         "actions": actions
     }));
     Script {
@@ -400,19 +448,40 @@ fn random_scenario(seed: u64) -> Script {
     }
 }
 
-/// Runs one random script: no invariant breaks, and from `last_fault_ms +
-/// settle_ms` to the end the group is Stable at every step, unless no
-/// consumer is running (all closed, crashed, fenced or failed): then it is
-/// Empty or Dead. Returns how long after `last_fault_ms` the group was last
-/// seen unsettled (0 if never), to compare with the bound.
-fn run_script(seed: u64) -> u64 {
+/// Runs one random script (see [`check_script`]). A failing script is
+/// shrunk (actions dropped while it still fails) and written as a scenario
+/// file that reproduces it; the panic names the seed and the file.
+fn run_script(seed: u64, actions: Option<u64>) -> u64 {
+    let script = random_scenario(seed, actions);
+    match check_script(&script, seed) {
+        Ok(late_ms) => late_ms,
+        Err(why) => {
+            let (small, why) = shrink(script, seed, why);
+            let path = write_repro(&small, seed, &why);
+            panic!(
+                "seed {seed}: {why}\nshrunk to {} actions: {path} \
+                 (groupscope run {path}; SWEEP_SEEDS={seed}..{} reruns the seed)",
+                small.file.actions.as_ref().map_or(0, Vec::len),
+                seed + 1
+            )
+        }
+    }
+}
+
+/// No invariant breaks, and from `last_fault_ms + settle_ms` to the end
+/// the group is Stable at every step, unless no consumer is running (all
+/// closed, crashed, fenced or failed): then it is Empty or Dead. Returns
+/// how long after `last_fault_ms` the group was last seen unsettled (0 if
+/// never), to compare with the bound.
+fn check_script(script: &Script, seed: u64) -> Result<u64, String> {
     let Script {
         file,
         last_fault_ms,
         settle_ms,
-    } = random_scenario(seed);
+    } = script;
+    let (last_fault_ms, settle_ms) = (*last_fault_ms, *settle_ms);
     let deadline = last_fault_ms + settle_ms;
-    let mut world = world_of(&file, seed).unwrap();
+    let mut world = world_of(file, seed).map_err(|e| e.to_string())?;
     let mut steps = 0;
     let mut last_unsettled = 0;
     while steps < 2_000_000 && world.step() {
@@ -431,27 +500,87 @@ fn run_script(seed: u64) -> u64 {
         if !settled {
             last_unsettled = now;
         }
-        assert!(
-            settled || now < deadline,
-            "seed {seed}: at {now} ms the group is {state:?} with {} consumer(s) running, \
-             {} ms after the last fault at {last_fault_ms} ms (bound {settle_ms} ms)\n{}",
-            if running { "some" } else { "no" },
-            now - last_fault_ms,
-            summary_line(&world)
-        );
+        if !settled && now >= deadline {
+            return Err(format!(
+                "at {now} ms the group is {state:?} with {} consumer(s) running, \
+                 {} ms after the last fault at {last_fault_ms} ms (bound {settle_ms} ms)\n{}",
+                if running { "some" } else { "no" },
+                now - last_fault_ms,
+                summary_line(&world)
+            ));
+        }
     }
-    assert!(
-        world.has_ended(),
-        "seed {seed}: the run reached its end action"
-    );
-    assert_every_partition_consumed_once(&world, seed);
-    assert!(
-        world.violations().is_empty(),
-        "seed {seed}: invariant violations: {:?}\n{}",
-        world.violations(),
-        summary_line(&world)
-    );
-    last_unsettled.saturating_sub(last_fault_ms)
+    if !world.has_ended() {
+        return Err("the run did not reach its end action".into());
+    }
+    every_partition_consumed_once(&world)?;
+    if !world.violations().is_empty() {
+        return Err(format!(
+            "invariant violations: {:?}\n{}",
+            world.violations(),
+            summary_line(&world)
+        ));
+    }
+    Ok(last_unsettled.saturating_sub(last_fault_ms))
+}
+
+/// Drops actions from a failing script while it still fails (any failure),
+/// one at a time, until no single action can go.
+fn shrink(mut script: Script, seed: u64, mut why: String) -> (Script, String) {
+    'smaller: loop {
+        let n = script.file.actions.as_ref().map_or(0, Vec::len);
+        for i in 0..n {
+            let Some(candidate) = without_action(&script, i) else {
+                continue;
+            };
+            if let Err(w) = check_script(&candidate, seed) {
+                (script, why) = (candidate, w);
+                continue 'smaller;
+            }
+        }
+        return (script, why);
+    }
+}
+
+/// `script` without its action `i` (never the `end`), its last fault
+/// recomputed.
+fn without_action(script: &Script, i: usize) -> Option<Script> {
+    let mut file = script.file.clone();
+    let actions = file.actions.as_mut()?;
+    if actions[i].end.is_some() {
+        return None;
+    }
+    actions.remove(i);
+    let last_fault_ms = actions
+        .iter()
+        .filter(|a| a.end.is_none())
+        .map(|a| a.at_ms + a.down_ms.or(a.for_ms).unwrap_or(0))
+        .max()
+        .unwrap_or(0);
+    Some(Script {
+        file,
+        last_fault_ms,
+        settle_ms: script.settle_ms,
+    })
+}
+
+/// Writes the shrunk script where `cargo test` keeps its scratch files.
+fn write_repro(script: &Script, seed: u64, why: &str) -> String {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("sweep-failures");
+    std::fs::create_dir_all(&dir).expect("the scratch folder can be made");
+    let path = dir.join(format!("seed-{seed}.json"));
+    let mut file = script.file.clone();
+    file.description = Some(format!(
+        "Seed {seed} of the sweep, shrunk. It must settle by {} ms (last fault at {} ms \
+         plus the bound {} ms). Failed: {}",
+        script.last_fault_ms + script.settle_ms,
+        script.last_fault_ms,
+        script.settle_ms,
+        why.lines().next().unwrap_or("")
+    ));
+    let text = serde_json::to_string_pretty(&file).expect("a scenario serialises");
+    std::fs::write(&path, text).expect("the repro file can be written");
+    path.display().to_string()
 }
 
 /// Once the group has settled, every partition the last assignment was
@@ -461,14 +590,14 @@ fn run_script(seed: u64) -> u64 {
 /// static leader that restarts (KIP-814 skip_assignment) takes the metadata
 /// it finds as its snapshot, so partitions added while it was down trigger
 /// no rebalance (ConsumerCoordinator.onLeaderElected).
-fn assert_every_partition_consumed_once(world: &groupscope::sim::World, seed: u64) {
+fn every_partition_consumed_once(world: &groupscope::sim::World) -> Result<(), String> {
     let running: Vec<_> = world
         .clients()
         .iter()
         .filter(|c| c.state.is_running())
         .collect();
     if running.is_empty() {
-        return;
+        return Ok(());
     }
     let mut owners: std::collections::BTreeMap<String, Vec<&str>> = Default::default();
     for c in &running {
@@ -482,20 +611,20 @@ fn assert_every_partition_consumed_once(world: &groupscope::sim::World, seed: u6
     for (topic, &n) in world.topics_at_assignment() {
         for i in 0..n {
             let p = format!("{topic}-{i}");
-            let who = owners.get(&p).map_or(0, Vec::len);
-            assert_eq!(
-                who,
-                1,
-                "seed {seed}: {p} is consumed by {:?} at the end\n{}",
-                owners.get(&p),
-                summary_line(world)
-            );
+            if owners.get(&p).map_or(0, Vec::len) != 1 {
+                return Err(format!(
+                    "{p} is consumed by {:?} at the end\n{}",
+                    owners.get(&p),
+                    summary_line(world)
+                ));
+            }
         }
     }
+    Ok(())
 }
 
-fn sweep(seeds: std::ops::Range<u64>) {
-    let slowest = seeds.map(|seed| (run_script(seed), seed)).max();
+fn sweep(seeds: std::ops::Range<u64>, actions: Option<u64>) {
+    let slowest = seeds.map(|seed| (run_script(seed, actions), seed)).max();
     if let Some((ms, seed)) = slowest {
         eprintln!("unsettled longest after its last fault: seed {seed}, {ms} ms");
     }
@@ -503,14 +632,26 @@ fn sweep(seeds: std::ops::Range<u64>) {
 
 #[test]
 fn a_sweep_of_a_thousand_random_action_scripts_breaks_no_invariant_and_settles_within_the_bound() {
-    sweep(0..1000);
+    sweep(0..1000, None);
+}
+
+/// The CI sweep with faults on: 1,000 seeds × 200 actions each (the network
+/// spikes on half of them), in two halves so both cores run.
+#[test]
+fn a_thousand_scripts_of_two_hundred_actions_with_faults_first_half() {
+    sweep(100_000..100_500, Some(200));
+}
+
+#[test]
+fn a_thousand_scripts_of_two_hundred_actions_with_faults_second_half() {
+    sweep(100_500..101_000, Some(200));
 }
 
 /// The long sweep's seeds: `SWEEP_SEEDS=START..END` (e.g. one failing seed,
-/// `SWEEP_SEEDS=4242..4243`), by default 1000..21000.
+/// `SWEEP_SEEDS=4242..4243`), by default 1000..101000 (100,000 scripts).
 fn long_sweep_seeds() -> std::ops::Range<u64> {
     let Ok(range) = std::env::var("SWEEP_SEEDS") else {
-        return 1000..21_000;
+        return 1000..101_000;
     };
     let (a, b) = range
         .split_once("..")
@@ -525,9 +666,9 @@ fn long_sweep_seeds() -> std::ops::Range<u64> {
 
 #[test]
 #[ignore = "long: run with scripts/sweep"]
-fn a_sweep_of_twenty_thousand_random_action_scripts_breaks_no_invariant_and_settles_within_the_bound(
+fn a_long_sweep_of_random_action_scripts_with_faults_breaks_no_invariant_and_settles_within_the_bound(
 ) {
-    sweep(long_sweep_seeds());
+    sweep(long_sweep_seeds(), Some(long_sweep_actions()));
 }
 
 /// Spec T40 with the leader's range assignor running: A, B and C are static
@@ -681,4 +822,124 @@ fn the_metrics_of_every_preset_add_up() {
             "{id}"
         );
     }
+}
+
+/// Two static consumers on t (4 partitions, processing 500 ms per batch,
+/// session 10 s); A pauses for `pause_ms` at 20 s; the run ends at 60 s.
+fn paused_world(pause_ms: u64, network: Value) -> groupscope::sim::World {
+    let file = parse(json!({
+        "name": "pause", "seed": 5, "config": {"session_timeout_ms": 10000},
+        "topics": [{"name": "t", "partitions": 4}],
+        "consumers": [{"name": "A", "group_instance_id": "a", "processing_ms": 500},
+                      {"name": "B", "group_instance_id": "b", "processing_ms": 500}],
+        "network": network,
+        "actions": [{"at_ms": 0, "start": "A"}, {"at_ms": 0, "start": "B"},
+                    {"at_ms": 20000, "pause": "A", "for_ms": pause_ms},
+                    {"at_ms": 60000, "end": {}}]
+    }));
+    let mut world = world_of(&file, 5).unwrap();
+    while world.step() {}
+    world
+}
+
+#[test]
+fn a_pause_within_the_session_timeout_costs_its_partitions_the_pause_and_nothing_else() {
+    let world = paused_world(6000, json!({"latency_ms": 2}));
+    let m = world.metrics();
+    assert_eq!(m.rebalances, 1, "only the first generation");
+    assert_eq!(world.generation(), 1);
+    assert!(world.violations().is_empty(), "{:?}", world.violations());
+    // A's two partitions wait out the pause (and the batch in hand when it
+    // froze, at most 500 ms more); B's are untouched.
+    let a = m.per_consumer["A"].unavailable_ms;
+    let b = m.per_consumer["B"].unavailable_ms;
+    let paused = m.partition_unavailable_ms - m.startup_unavailable_ms;
+    assert_eq!(paused, 2 * 6000, "two partitions × the pause");
+    assert!(a > b, "A {a} ms, B {b} ms");
+}
+
+#[test]
+fn a_pause_past_the_session_timeout_removes_the_member_and_it_rejoins_on_waking() {
+    let world = paused_world(15_000, json!({"latency_ms": 2}));
+    let names: Vec<&str> = world.log().iter().map(|e| e.event.name()).collect();
+    let removed = names.iter().position(|n| *n == "member_removed");
+    assert!(
+        removed.is_some(),
+        "the session timeout removes A: {names:?}"
+    );
+    let m = world.metrics();
+    assert!(
+        m.rebalances >= 3,
+        "removal, then A's return: {}",
+        m.rebalances
+    );
+    assert!(world.violations().is_empty(), "{:?}", world.violations());
+    let g = world.coordinator().group().expect("a group");
+    assert_eq!(g.members.len(), 2, "A is back under a new member id");
+}
+
+#[test]
+fn latency_spikes_delay_messages_and_change_nothing_without_them() {
+    let calm = paused_world(1000, json!({"latency_ms": 2}));
+    let spiky = paused_world(
+        1000,
+        json!({"latency_ms": 2, "spikes": {"every": 1, "extra_ms": 400}}),
+    );
+    // Every message 400 ms later: the first generation forms later.
+    let stable_at = |w: &groupscope::sim::World| {
+        w.log()
+            .iter()
+            .find(|e| e.event.name() == "assignment_stored")
+            .map(|e| e.at_ms)
+            .expect("a first assignment")
+    };
+    assert!(stable_at(&spiky) >= stable_at(&calm) + 3 * 400);
+    // Spikes on a scenario that has none: the same trace as before (the
+    // seed's stream is drawn only when spikes are on).
+    let again = paused_world(1000, json!({"latency_ms": 2, "jitter_ms": 0}));
+    assert_eq!(again.metrics(), calm.metrics());
+}
+
+#[test]
+fn fault_settings_that_mean_nothing_are_refused_naming_the_field() {
+    let refused = |network: Value, pause: Value| {
+        let text = json!({
+            "topics": [{"name": "t", "partitions": 1}], "consumers": [{"name": "A"}],
+            "network": network, "actions": [{"at_ms": 0, "start": "A"}, pause]
+        })
+        .to_string();
+        let file = scenario::parse(&text);
+        let e = match file {
+            Err(e) => e,
+            Ok(f) => world_of(&f, 0).map(|_| ()).expect_err("refused"),
+        };
+        e.path
+    };
+    let ok_pause = json!({"at_ms": 5, "pause": "A", "for_ms": 10});
+    assert_eq!(
+        refused(
+            json!({"spikes": {"every": 0, "extra_ms": 5}}),
+            ok_pause.clone()
+        ),
+        "network.spikes.every"
+    );
+    assert_eq!(
+        refused(
+            json!({"spikes": {"every": 2, "extra_ms": {"min": 9, "max": 1}}}),
+            ok_pause
+        ),
+        "network.spikes.extra_ms.min"
+    );
+    assert_eq!(
+        refused(json!({}), json!({"at_ms": 5, "pause": "A"})),
+        "actions[1].for_ms"
+    );
+    assert_eq!(
+        refused(json!({}), json!({"at_ms": 5, "crash": "A", "for_ms": 3})),
+        "actions[1].for_ms"
+    );
+    assert_eq!(
+        refused(json!({}), json!({"at_ms": 5, "pause": "Z", "for_ms": 3})),
+        "actions[1].pause"
+    );
 }

@@ -203,6 +203,7 @@ fn noted(event: &WorldEvent) -> bool {
             ClientAction::Start
                 | ClientAction::Restart { .. }
                 | ClientAction::Crash
+                | ClientAction::Paused { .. }
                 | ClientAction::Close { .. }
                 | ClientAction::Fenced { .. }
                 | ClientAction::Failed { .. }

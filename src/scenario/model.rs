@@ -293,6 +293,18 @@ pub struct NetworkSpec {
     /// Each message takes `latency_ms` plus a seeded uniform 0..=`jitter_ms`.
     #[serde(default)]
     pub jitter_ms: u64,
+    /// Now and then a message takes much longer (drawn from the seed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spikes: Option<SpikesSpec>,
+}
+
+/// `network.spikes`: one message in `every` (drawn from the seed) takes
+/// `extra_ms` more, a number or `{ "min": …, "max": … }`.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct SpikesSpec {
+    pub every: u64,
+    pub extra_ms: ProcessingSpec,
 }
 
 /// Client-side settings for the whole simulation (GroupScope extension).
@@ -335,6 +347,11 @@ pub struct ActionStep {
     pub add_partitions: Option<PartitionsSpec>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub force_rebalance: Option<Empty>,
+    /// A consumer's process freezes for `for_ms` (a GC pause).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pause: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub for_ms: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end: Option<Empty>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -8,6 +8,7 @@ use crate::assignor::{AssignorKind, MemberOrdering};
 use crate::coordinator::GroupInstanceId;
 use crate::defaults;
 use crate::sim::client::{Client, ClientConfig, Processing};
+use crate::sim::network::Spikes;
 use crate::sim::{Action, SimSettings, World, DEFAULT_END_MS};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
@@ -186,13 +187,29 @@ fn action_of(
     if a.force_rebalance.is_some() {
         found.push(Action::ForceRebalance);
     }
+    if let Some(n) = &a.pause {
+        found.push(Action::Pause {
+            name: known(n, &format!("{at}.pause"), names)?,
+            for_ms: a.for_ms.ok_or_else(|| {
+                ScenarioError::new(
+                    format!("{at}.for_ms"),
+                    "a \"pause\" needs for_ms, how long the process freezes",
+                )
+            })?,
+        });
+    } else if a.for_ms.is_some() {
+        return Err(ScenarioError::new(
+            format!("{at}.for_ms"),
+            "for_ms belongs to a \"pause\" action",
+        ));
+    }
     if a.end.is_some() {
         found.push(Action::End);
     }
     if found.len() != 1 {
         return Err(ScenarioError::new(
             at,
-            "expected exactly one of start, restart, crash, close, admin_remove, add_partitions, force_rebalance, end",
+            "expected exactly one of start, restart, crash, close, admin_remove, add_partitions, force_rebalance, pause, end",
         ));
     }
     Ok(found.remove(0))
@@ -280,6 +297,35 @@ pub fn clients_of(file: &ScenarioFile) -> Vec<Client> {
 }
 
 /// Builds the world a simulation scenario describes, at t=0.
+/// `network.spikes` as the simulator takes it; refuses what cannot mean
+/// anything, naming the field.
+fn spikes_of(file: &ScenarioFile) -> Result<Option<Spikes>, ScenarioError> {
+    let Some(spec) = file.network.as_ref().and_then(|n| n.spikes) else {
+        return Ok(None);
+    };
+    if spec.every == 0 {
+        return Err(ScenarioError::new(
+            "network.spikes.every",
+            "expected at least 1 (one message in `every` is delayed)",
+        ));
+    }
+    let (min_ms, max_ms) = match spec.extra_ms {
+        ProcessingSpec::Fixed(ms) => (ms, ms),
+        ProcessingSpec::Range(r) if r.min > r.max => {
+            return Err(ScenarioError::new(
+                "network.spikes.extra_ms.min",
+                format!("{} is above extra_ms.max {}", r.min, r.max),
+            ))
+        }
+        ProcessingSpec::Range(r) => (r.min, r.max),
+    };
+    Ok(Some(Spikes {
+        every: spec.every,
+        min_ms,
+        max_ms,
+    }))
+}
+
 pub fn world_of(file: &ScenarioFile, seed: u64) -> Result<World, ScenarioError> {
     let names: BTreeSet<String> = file
         .consumers
@@ -305,6 +351,7 @@ pub fn world_of(file: &ScenarioFile, seed: u64) -> Result<World, ScenarioError> 
         seed,
         latency_ms: file.network.as_ref().map_or(0, |n| n.latency_ms),
         jitter_ms: file.network.as_ref().map_or(0, |n| n.jitter_ms),
+        spikes: spikes_of(file)?,
         topics: file
             .topics
             .iter()

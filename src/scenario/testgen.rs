@@ -5,7 +5,7 @@
 
 use super::model::{
     ActionStep, ClientSpec, ConfigSpec, ConsumerSpec, Empty, NetworkSpec, PartitionsSpec,
-    ProcessingRange, ProcessingSpec, ScenarioFile, TopicSpec,
+    ProcessingRange, ProcessingSpec, ScenarioFile, SpikesSpec, TopicSpec,
 };
 use crate::assignor::{AssignorKind, MemberOrdering};
 use serde_json::json;
@@ -72,6 +72,10 @@ pub fn simulation(seed: u64) -> ScenarioFile {
         network: r.maybe(|r| NetworkSpec {
             latency_ms: r.range(0, 50),
             jitter_ms: r.range(0, 10),
+            spikes: r.maybe(|r| SpikesSpec {
+                every: r.range(1, 40),
+                extra_ms: ProcessingSpec::Fixed(r.range(0, 2000)),
+            }),
         }),
         actions: Some(actions),
         expect_summary: r.maybe(|r| {
@@ -147,7 +151,7 @@ fn actions(r: &mut Rng, consumers: &[ConsumerSpec], topics: &[TopicSpec]) -> Vec
             .name
             .clone();
         let mut a = step(at_ms, |_| {});
-        match r.range(0, 7) {
+        match r.range(0, 8) {
             0 => a.start = Some(who),
             1 => {
                 a.restart = Some(who);
@@ -163,7 +167,11 @@ fn actions(r: &mut Rng, consumers: &[ConsumerSpec], topics: &[TopicSpec]) -> Vec
                     partitions: t.partitions + r.range(0, 4) as u32,
                 });
             }
-            _ => a.force_rebalance = Some(Empty {}),
+            6 => a.force_rebalance = Some(Empty {}),
+            _ => {
+                a.pause = Some(who);
+                a.for_ms = Some(r.range(0, 40_000));
+            }
         }
         a.id = r.maybe(|r| format!("a{}", r.range(0, 999)));
         out.push(a);

@@ -331,6 +331,7 @@ fn client_fields(line: &mut Map<String, Value>, action: &ClientAction) {
     };
     match action {
         ClientAction::Restart { down_ms } => put("down_ms", json!(down_ms)),
+        ClientAction::Paused { for_ms } => put("for_ms", json!(for_ms)),
         ClientAction::Close { leave_group, .. } => put("leave_group", json!(leave_group)),
         ClientAction::Joined {
             generation_id,

@@ -32,6 +32,10 @@ pub enum ClientAction {
     Restart { down_ms: u64 },
     /// The process dies without a word.
     Crash,
+    /// The process freezes for `for_ms` (a GC pause): no heartbeat, no poll.
+    Paused { for_ms: u64 },
+    /// A paused process carries on, handling what arrived meanwhile.
+    Resumed,
     /// A graceful close; `leave_group` says whether it sent LeaveGroup.
     Close { leave_group: bool, is_static: bool },
     /// A JoinGroup response put it into `generation_id`.
@@ -79,6 +83,8 @@ impl ClientAction {
             ClientAction::Start => "start",
             ClientAction::Restart { .. } => "restart",
             ClientAction::Crash => "crash",
+            ClientAction::Paused { .. } => "paused",
+            ClientAction::Resumed => "resumed",
             ClientAction::Close { .. } => "close",
             ClientAction::Joined { .. } => "joined",
             ClientAction::Assigned { .. } => "assigned",

@@ -39,6 +39,8 @@ pub struct SimSettings {
     pub latency_ms: u64,
     /// Each message's extra delay is drawn uniformly from 0..=`jitter_ms`.
     pub jitter_ms: u64,
+    /// Occasional latency spikes, drawn from the seed.
+    pub spikes: Option<network::Spikes>,
     pub topics: BTreeMap<String, u32>,
     pub end_ms: u64,
 }
@@ -47,11 +49,24 @@ pub struct SimSettings {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
     Start(String),
-    Restart { name: String, down_ms: u64 },
+    Restart {
+        name: String,
+        down_ms: u64,
+    },
     Crash(String),
     Close(String),
     AdminRemove(Vec<String>),
-    AddPartitions { topic: String, partitions: u32 },
+    AddPartitions {
+        topic: String,
+        partitions: u32,
+    },
     ForceRebalance,
+    /// The process freezes for `for_ms` (a long GC pause, SIGSTOP, a VM
+    /// migration): no heartbeat, no poll, nothing read; then it carries
+    /// on with what arrived meanwhile, in order.
+    Pause {
+        name: String,
+        for_ms: u64,
+    },
     End,
 }

@@ -1,6 +1,7 @@
 //! The simulated network: each message takes `latency_ms` plus a seeded
-//! uniform 0..=`jitter_ms` (scenario-format.md `network`), and a
-//! connection delivers in the order it sent, as TCP does.
+//! uniform 0..=`jitter_ms` (scenario-format.md `network`), now and then a
+//! latency spike drawn from the seed (`network.spikes`), and a connection
+//! delivers in the order it sent, as TCP does.
 
 use super::trace::Requester;
 use crate::ids::IdMap;
@@ -14,19 +15,32 @@ pub struct Connection {
     pub to_coordinator: bool,
 }
 
-/// Latency, jitter and each connection's last delivery.
+/// Latency spikes: one message in `every` (drawn from the seed) takes
+/// `min_ms..=max_ms` more (a stalled broker thread, a GC on the broker, a
+/// congested link). A spike delays the messages queued behind it on the
+/// same connection too, as a stalled TCP stream does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Spikes {
+    pub every: u64,
+    pub min_ms: u64,
+    pub max_ms: u64,
+}
+
+/// Latency, jitter, spikes and each connection's last delivery.
 #[derive(Clone, Debug)]
 pub struct Network {
     latency_ms: u64,
     jitter_ms: u64,
+    spikes: Option<Spikes>,
     last_arrival: IdMap<Connection, u64>,
 }
 
 impl Network {
-    pub fn new(latency_ms: u64, jitter_ms: u64) -> Self {
+    pub fn new(latency_ms: u64, jitter_ms: u64, spikes: Option<Spikes>) -> Self {
         Network {
             latency_ms,
             jitter_ms,
+            spikes,
             last_arrival: IdMap::default(),
         }
     }
@@ -38,8 +52,16 @@ impl Network {
             0 => 0,
             j => rng.next_u64() % (j + 1),
         };
+        // Drawn only when spikes are on, so a scenario without them keeps
+        // the seed's stream (and its trace) as before.
+        let spike = match self.spikes {
+            Some(s) if rng.next_u64().is_multiple_of(s.every.max(1)) => {
+                uniform(rng, s.min_ms, s.max_ms)
+            }
+            _ => 0,
+        };
         let last = self.last_arrival.entry(conn).or_insert(0);
-        let at = (now_ms + self.latency_ms + jitter).max(*last);
+        let at = (now_ms + self.latency_ms + jitter + spike).max(*last);
         *last = at;
         at
     }

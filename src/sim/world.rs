@@ -74,6 +74,11 @@ pub enum SimEvent {
         incarnation: u32,
         timer: ClientTimer,
     },
+    /// A paused process carries on.
+    Resume {
+        index: ConsumerId,
+        incarnation: u32,
+    },
 }
 
 /// Past this many member ids named between two checks, the invariants
@@ -116,6 +121,8 @@ pub struct World {
     state_changed_in_step: bool,
     /// Per consumer, the partitions the metrics were last told it consumes.
     held: Vec<Vec<TopicPartition>>,
+    /// Per consumer, until when its process is frozen (0: not paused).
+    paused_until: Vec<u64>,
     /// The member ids the coordinator's events named since the last
     /// invariant check (`None`: too many to list; check everything).
     pub(super) touched: Option<Vec<MemberId>>,
@@ -135,7 +142,7 @@ impl World {
         let coordinator = Coordinator::new(settings.coordinator.clone(), settings.seed);
         let mut rng = ChaCha8Rng::seed_from_u64(settings.seed);
         rng.set_stream(1);
-        let network = Network::new(settings.latency_ms, settings.jitter_ms);
+        let network = Network::new(settings.latency_ms, settings.jitter_ms, settings.spikes);
         let topics = settings.topics.clone();
         let mut world = World {
             metrics: Metrics::new(&clients, &settings.topics),
@@ -163,12 +170,14 @@ impl World {
             checked_revision: None,
             touched: Some(Vec::new()),
             held: Vec::new(),
+            paused_until: Vec::new(),
             recent_messages: VecDeque::new(),
             rng,
             network,
             topics,
         };
         world.held = vec![Vec::new(); world.clients.len()];
+        world.paused_until = vec![0; world.clients.len()];
         for (at_ms, action) in actions {
             world.push_action(at_ms, action);
         }
@@ -223,6 +232,7 @@ impl World {
             .or_default();
         self.clients.push(client);
         self.held.push(Vec::new());
+        self.paused_until.push(0);
         ConsumerId(self.clients.len() - 1)
     }
 
@@ -457,6 +467,9 @@ impl World {
     }
 
     fn process(&mut self, event: SimEvent) {
+        let Some(event) = self.defer_if_paused(event) else {
+            return;
+        };
         match event {
             SimEvent::Action(i) => self.apply_action(i),
             SimEvent::ToCoordinator {
@@ -503,7 +516,72 @@ impl World {
                     self.drive(index, |c| c.on_timer(timer));
                 }
             }
+            SimEvent::Resume { index, incarnation } => {
+                if self.clients[index].incarnation == incarnation {
+                    self.paused_until[index.0] = 0;
+                    self.log_event(WorldEvent::Client(ClientAction::Resumed), None, Some(index));
+                    self.sync_holdings(index);
+                }
+            }
         }
+    }
+
+    /// A frozen process handles nothing: what reaches it (a response, its
+    /// own timers) waits, in order, until it carries on. Returns the event
+    /// when it can run now.
+    fn defer_if_paused(&mut self, event: SimEvent) -> Option<SimEvent> {
+        let (index, incarnation) = match &event {
+            SimEvent::ToClient {
+                index, incarnation, ..
+            }
+            | SimEvent::ClientTimer {
+                index, incarnation, ..
+            } => (*index, *incarnation),
+            _ => return Some(event),
+        };
+        let until = self.paused_until[index.0];
+        if until <= self.now_ms || self.clients[index].incarnation != incarnation {
+            return Some(event);
+        }
+        let timer = match &event {
+            SimEvent::ClientTimer { timer, .. } => Some(*timer),
+            _ => None,
+        };
+        let key = self.enqueue(until, event);
+        if let Some(timer) = timer {
+            self.client_timers.insert((index, timer), key);
+        }
+        None
+    }
+
+    /// A process stopped from outside (killed, closed, restarted) is no
+    /// longer frozen: what it left queued belongs to its old incarnation.
+    fn unpause(&mut self, c: ConsumerId) {
+        self.paused_until[c.0] = 0;
+    }
+
+    /// Freezes consumer `c` for `for_ms` (an action); the heartbeat thread
+    /// stops too (a GC pause stops every thread).
+    fn pause(&mut self, c: ConsumerId, for_ms: u64) {
+        if !self.clients[c].state.is_running() || for_ms == 0 {
+            return;
+        }
+        let until = self.now_ms + for_ms;
+        self.paused_until[c.0] = self.paused_until[c.0].max(until);
+        self.log_event(
+            WorldEvent::Client(ClientAction::Paused { for_ms }),
+            None,
+            Some(c),
+        );
+        self.sync_holdings(c);
+        let incarnation = self.clients[c].incarnation;
+        self.enqueue(
+            self.paused_until[c.0],
+            SimEvent::Resume {
+                index: c,
+                incarnation,
+            },
+        );
     }
 
     fn apply_action(&mut self, i: usize) {
@@ -515,19 +593,27 @@ impl World {
                 }
             }),
             Action::Restart { name, down_ms } => self.for_each_named(name, |w, c| {
+                w.unpause(c);
                 w.drive(c, Client::close);
                 let restart = ClientAction::Restart { down_ms: *down_ms };
                 w.log_event(WorldEvent::Client(restart), None, Some(c));
                 w.schedule_client_timer(c, ClientTimer::Start, *down_ms);
             }),
-            Action::Crash(names) => self.for_each_named(names, |w, c| w.drive(c, Client::crash)),
-            Action::Close(names) => self.for_each_named(names, |w, c| w.drive(c, Client::close)),
+            Action::Crash(names) => self.for_each_named(names, |w, c| {
+                w.unpause(c);
+                w.drive(c, Client::crash)
+            }),
+            Action::Close(names) => self.for_each_named(names, |w, c| {
+                w.unpause(c);
+                w.drive(c, Client::close)
+            }),
             Action::AdminRemove(names) => self.admin_remove(names),
             Action::AddPartitions { topic, partitions } => self.add_partitions(topic, *partitions),
             Action::ForceRebalance => {
                 self.coordinator.force_rebalance(self.now_ms);
                 self.drain_coordinator();
             }
+            Action::Pause { name, for_ms } => self.for_each_named(name, |w, c| w.pause(c, *for_ms)),
             Action::End => {
                 self.ended = true;
             }
@@ -661,11 +747,8 @@ impl World {
     /// they were told last; costs a slice comparison when nothing changed.
     fn sync_holdings(&mut self, index: ConsumerId) {
         let client = &self.clients[index];
-        let now: &[TopicPartition] = if client.state.is_running() {
-            &client.owned
-        } else {
-            &[]
-        };
+        let consuming = client.state.is_running() && self.paused_until[index.0] <= self.now_ms;
+        let now: &[TopicPartition] = if consuming { &client.owned } else { &[] };
         let told = &mut self.held[index.0];
         if told.as_slice() == now {
             return;

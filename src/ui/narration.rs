@@ -285,6 +285,14 @@ impl Narrator<'_> {
             ClientAction::Crash => format!(
                 "{name} crashes: no LeaveGroup, so the coordinator notices only after {session_words} without a heartbeat; its partitions sit unconsumed meanwhile."
             ),
+            ClientAction::Paused { for_ms } if *for_ms >= session => format!(
+                "{name} freezes for {} (a GC pause), longer than {session_words}: its heartbeats stop, so the coordinator removes it and the group rebalances while it sleeps.",
+                format_seconds(*for_ms)
+            ),
+            ClientAction::Paused { for_ms } => format!(
+                "{name} freezes for {} (a GC pause), within {session_words}: its partitions wait, but its membership holds and nothing rebalances.",
+                format_seconds(*for_ms)
+            ),
             ClientAction::Close { leave_group: true, .. } => format!(
                 "{name} closes and sends LeaveGroup: the group rebalances now to hand its partitions to the others."
             ),

@@ -149,6 +149,10 @@ fn step_of(at_ms: u64, action: &Action) -> ActionStep {
             })
         }
         Action::ForceRebalance => s.force_rebalance = Some(Default::default()),
+        Action::Pause { name, for_ms } => {
+            s.pause = Some(name.clone());
+            s.for_ms = Some(*for_ms);
+        }
         Action::End => s.end = Some(Default::default()),
     }
     s

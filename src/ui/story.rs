@@ -29,6 +29,7 @@ pub fn visible(entry: &LogEntry) -> bool {
             ClientAction::Start
             | ClientAction::Restart { .. }
             | ClientAction::Crash
+            | ClientAction::Paused { .. }
             | ClientAction::Close { .. }
             | ClientAction::Assigned { .. }
             | ClientAction::PollTimeout { .. }
@@ -82,7 +83,8 @@ impl MarkerKind {
             Action::AdminRemove(_) => Some(MarkerKind::Removed),
             Action::AddPartitions { .. } => Some(MarkerKind::Partitions),
             Action::ForceRebalance => Some(MarkerKind::Rebalance),
-            Action::End => None,
+            // A pause shows in the log and the narration, not as a marker.
+            Action::Pause { .. } | Action::End => None,
         }
     }
 

@@ -67,6 +67,7 @@ pub fn validate_user(world: &World, action: &UserAction) -> Result<(), String> {
     match action {
         Action::Start(n)
         | Action::Restart { name: n, .. }
+        | Action::Pause { name: n, .. }
         | Action::Crash(n)
         | Action::Close(n) => known(world, n).map(|_| ()),
         Action::AdminRemove(names) => validate_removal(world, names),
