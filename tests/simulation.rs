@@ -827,6 +827,10 @@ fn the_metrics_of_every_preset_add_up() {
 /// Two static consumers on t (4 partitions, processing 500 ms per batch,
 /// session 10 s); A pauses for `pause_ms` at 20 s; the run ends at 60 s.
 fn paused_world(pause_ms: u64, network: Value) -> groupscope::sim::World {
+    paused_world_until(pause_ms, network, 60_000)
+}
+
+fn paused_world_until(pause_ms: u64, network: Value, end_ms: u64) -> groupscope::sim::World {
     let file = parse(json!({
         "name": "pause", "seed": 5, "config": {"session_timeout_ms": 10000},
         "topics": [{"name": "t", "partitions": 4}],
@@ -835,7 +839,7 @@ fn paused_world(pause_ms: u64, network: Value) -> groupscope::sim::World {
         "network": network,
         "actions": [{"at_ms": 0, "start": "A"}, {"at_ms": 0, "start": "B"},
                     {"at_ms": 20000, "pause": "A", "for_ms": pause_ms},
-                    {"at_ms": 60000, "end": {}}]
+                    {"at_ms": end_ms, "end": {}}]
     }));
     let mut world = world_of(&file, 5).unwrap();
     while world.step() {}
@@ -942,4 +946,27 @@ fn fault_settings_that_mean_nothing_are_refused_naming_the_field() {
         refused(json!({}), json!({"at_ms": 5, "pause": "Z", "for_ms": 3})),
         "actions[1].pause"
     );
+}
+
+/// Read while A's partitions are still waiting (the run ends mid-pause):
+/// the open intervals are charged to A and to each partition up to the
+/// read, so the parts still add up to the total.
+#[test]
+fn figures_read_during_an_outage_charge_the_open_intervals_to_their_parts() {
+    let world = paused_world_until(6000, json!({"latency_ms": 2}), 23_000);
+    let m = world.metrics();
+    assert_eq!(
+        m.partition_unavailable_ms - m.startup_unavailable_ms,
+        2 * 3000
+    );
+    let per_consumer: u64 = m.per_consumer.values().map(|c| c.unavailable_ms).sum();
+    assert_eq!(
+        per_consumer + m.unassigned_unavailable_ms,
+        m.partition_unavailable_ms
+    );
+    let per_partition: u64 = m.per_partition_unavailable_ms.values().flatten().sum();
+    assert_eq!(per_partition, m.partition_unavailable_ms);
+    let full = paused_world(6000, json!({"latency_ms": 2}));
+    let grew = full.metrics().per_consumer["A"].unavailable_ms - m.per_consumer["A"].unavailable_ms;
+    assert_eq!(grew, 2 * 3000, "the rest of A's pause");
 }
