@@ -210,6 +210,10 @@ pub fn client_action(name: &str, action: &ClientAction) -> String {
             "{name} freezes for {for_ms} ms (a long GC pause): no heartbeat, no poll; \
              the coordinator only sees silence."
         ),
+        ClientAction::SlowBatch { batch_ms } => format!(
+            "{name}'s next batch will take {batch_ms} ms; its heartbeat thread keeps beating \
+             meanwhile, but a batch past max.poll.interval.ms gives the membership up."
+        ),
         ClientAction::Resumed => {
             format!("{name} carries on after its pause and handles what arrived meanwhile.")
         }
@@ -368,6 +372,7 @@ pub fn action(action: &Action) -> String {
         }
         Action::ForceRebalance => "forced rebalance (KIP-345 draft)".into(),
         Action::Pause { name, for_ms } => format!("pause {name} ({for_ms} ms)"),
+        Action::SlowBatch { name, batch_ms } => format!("slow batch for {name} ({batch_ms} ms)"),
         Action::End => "end".into(),
     }
 }

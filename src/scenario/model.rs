@@ -352,6 +352,11 @@ pub struct ActionStep {
     pub pause: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub for_ms: Option<u64>,
+    /// A consumer's next batch takes `batch_ms`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slow_batch: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch_ms: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end: Option<Empty>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -203,13 +203,29 @@ fn action_of(
             "for_ms belongs to a \"pause\" action",
         ));
     }
+    if let Some(n) = &a.slow_batch {
+        found.push(Action::SlowBatch {
+            name: known(n, &format!("{at}.slow_batch"), names)?,
+            batch_ms: a.batch_ms.ok_or_else(|| {
+                ScenarioError::new(
+                    format!("{at}.batch_ms"),
+                    "a \"slow_batch\" needs batch_ms, how long the next batch takes",
+                )
+            })?,
+        });
+    } else if a.batch_ms.is_some() {
+        return Err(ScenarioError::new(
+            format!("{at}.batch_ms"),
+            "batch_ms belongs to a \"slow_batch\" action",
+        ));
+    }
     if a.end.is_some() {
         found.push(Action::End);
     }
     if found.len() != 1 {
         return Err(ScenarioError::new(
             at,
-            "expected exactly one of start, restart, crash, close, admin_remove, add_partitions, force_rebalance, pause, end",
+            "expected exactly one of start, restart, crash, close, admin_remove, add_partitions, force_rebalance, pause, slow_batch, end",
         ));
     }
     Ok(found.remove(0))

@@ -332,6 +332,7 @@ fn client_fields(line: &mut Map<String, Value>, action: &ClientAction) {
     match action {
         ClientAction::Restart { down_ms } => put("down_ms", json!(down_ms)),
         ClientAction::Paused { for_ms } => put("for_ms", json!(for_ms)),
+        ClientAction::SlowBatch { batch_ms } => put("batch_ms", json!(batch_ms)),
         ClientAction::Close { leave_group, .. } => put("leave_group", json!(leave_group)),
         ClientAction::Joined {
             generation_id,

@@ -36,6 +36,8 @@ pub enum ClientAction {
     Paused { for_ms: u64 },
     /// A paused process carries on, handling what arrived meanwhile.
     Resumed,
+    /// The application's next batch will take `batch_ms`.
+    SlowBatch { batch_ms: u64 },
     /// A graceful close; `leave_group` says whether it sent LeaveGroup.
     Close { leave_group: bool, is_static: bool },
     /// A JoinGroup response put it into `generation_id`.
@@ -85,6 +87,7 @@ impl ClientAction {
             ClientAction::Crash => "crash",
             ClientAction::Paused { .. } => "paused",
             ClientAction::Resumed => "resumed",
+            ClientAction::SlowBatch { .. } => "slow_batch",
             ClientAction::Close { .. } => "close",
             ClientAction::Joined { .. } => "joined",
             ClientAction::Assigned { .. } => "assigned",

@@ -68,5 +68,12 @@ pub enum Action {
         name: String,
         for_ms: u64,
     },
+    /// The application's next batch takes `batch_ms` (a slow downstream,
+    /// a huge record): past `max.poll.interval.ms` the member gives up its
+    /// membership while its heartbeat thread still beats.
+    SlowBatch {
+        name: String,
+        batch_ms: u64,
+    },
     End,
 }

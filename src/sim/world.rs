@@ -123,6 +123,8 @@ pub struct World {
     held: Vec<Vec<TopicPartition>>,
     /// Per consumer, until when its process is frozen (0: not paused).
     paused_until: Vec<u64>,
+    /// Per consumer, how long its next batch takes if a `slow_batch` said so.
+    slow_next: Vec<Option<u64>>,
     /// The member ids the coordinator's events named since the last
     /// invariant check (`None`: too many to list; check everything).
     pub(super) touched: Option<Vec<MemberId>>,
@@ -171,6 +173,7 @@ impl World {
             touched: Some(Vec::new()),
             held: Vec::new(),
             paused_until: Vec::new(),
+            slow_next: Vec::new(),
             recent_messages: VecDeque::new(),
             rng,
             network,
@@ -178,6 +181,7 @@ impl World {
         };
         world.held = vec![Vec::new(); world.clients.len()];
         world.paused_until = vec![0; world.clients.len()];
+        world.slow_next = vec![None; world.clients.len()];
         for (at_ms, action) in actions {
             world.push_action(at_ms, action);
         }
@@ -233,6 +237,7 @@ impl World {
         self.clients.push(client);
         self.held.push(Vec::new());
         self.paused_until.push(0);
+        self.slow_next.push(None);
         ConsumerId(self.clients.len() - 1)
     }
 
@@ -554,10 +559,21 @@ impl World {
         None
     }
 
+    /// The application's next batch takes `batch_ms` (an action).
+    fn slow_batch(&mut self, c: ConsumerId, batch_ms: u64) {
+        if self.clients[c].state.is_running() {
+            self.slow_next[c.0] = Some(batch_ms);
+            let slow = ClientAction::SlowBatch { batch_ms };
+            self.log_event(WorldEvent::Client(slow), None, Some(c));
+        }
+    }
+
     /// A process stopped from outside (killed, closed, restarted) is no
-    /// longer frozen: what it left queued belongs to its old incarnation.
+    /// longer frozen, and no slow batch waits for it: what it left queued
+    /// belongs to its old incarnation.
     fn unpause(&mut self, c: ConsumerId) {
         self.paused_until[c.0] = 0;
+        self.slow_next[c.0] = None;
     }
 
     /// Freezes consumer `c` for `for_ms` (an action); the heartbeat thread
@@ -614,6 +630,9 @@ impl World {
                 self.drain_coordinator();
             }
             Action::Pause { name, for_ms } => self.for_each_named(name, |w, c| w.pause(c, *for_ms)),
+            Action::SlowBatch { name, batch_ms } => {
+                self.for_each_named(name, |w, c| w.slow_batch(c, *batch_ms))
+            }
             Action::End => {
                 self.ended = true;
             }
@@ -801,7 +820,8 @@ impl World {
     fn start_batch(&mut self, index: ConsumerId) {
         let config = &self.clients[index].config;
         let (p, max_poll_ms) = (config.processing, config.rebalance_timeout_ms);
-        let batch_ms = uniform(&mut self.rng, p.min_ms, p.max_ms).max(1);
+        let drawn = uniform(&mut self.rng, p.min_ms, p.max_ms).max(1);
+        let batch_ms = self.slow_next[index.0].take().unwrap_or(drawn);
         self.schedule_client_timer(index, ClientTimer::Poll, batch_ms);
         if batch_ms > max_poll_ms {
             self.schedule_client_timer(index, ClientTimer::PollTimeout, max_poll_ms);

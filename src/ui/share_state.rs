@@ -153,6 +153,10 @@ fn step_of(at_ms: u64, action: &Action) -> ActionStep {
             s.pause = Some(name.clone());
             s.for_ms = Some(*for_ms);
         }
+        Action::SlowBatch { name, batch_ms } => {
+            s.slow_batch = Some(name.clone());
+            s.batch_ms = Some(*batch_ms);
+        }
         Action::End => s.end = Some(Default::default()),
     }
     s

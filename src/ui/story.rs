@@ -84,7 +84,7 @@ impl MarkerKind {
             Action::AddPartitions { .. } => Some(MarkerKind::Partitions),
             Action::ForceRebalance => Some(MarkerKind::Rebalance),
             // A pause shows in the log and the narration, not as a marker.
-            Action::Pause { .. } | Action::End => None,
+            Action::Pause { .. } | Action::SlowBatch { .. } | Action::End => None,
         }
     }
 

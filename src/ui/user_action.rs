@@ -68,6 +68,7 @@ pub fn validate_user(world: &World, action: &UserAction) -> Result<(), String> {
         Action::Start(n)
         | Action::Restart { name: n, .. }
         | Action::Pause { name: n, .. }
+        | Action::SlowBatch { name: n, .. }
         | Action::Crash(n)
         | Action::Close(n) => known(world, n).map(|_| ()),
         Action::AdminRemove(names) => validate_removal(world, names),

@@ -71,7 +71,9 @@ fn who(e: &LogEntry, world: &World) -> String {
 fn action_who(a: &Action) -> String {
     match a {
         Action::Start(n) | Action::Crash(n) | Action::Close(n) => n.clone(),
-        Action::Restart { name, .. } | Action::Pause { name, .. } => name.clone(),
+        Action::Restart { name, .. }
+        | Action::Pause { name, .. }
+        | Action::SlowBatch { name, .. } => name.clone(),
         Action::AdminRemove(names) => names.join(", "),
         Action::AddPartitions { topic, .. } => topic.clone(),
         Action::ForceRebalance | Action::End => String::new(),
