@@ -19,6 +19,11 @@ pub const REBALANCE_TIMEOUT_MS: u64 = 300_000;
 pub const HEARTBEAT_INTERVAL_MS: u64 = 3_000;
 /// `retry.backoff.ms` (consumer).
 pub const RETRY_BACKOFF_MS: u64 = 100;
+/// `request.timeout.ms` (consumer): how long a request waits for its answer.
+pub const REQUEST_TIMEOUT_MS: u64 = 30_000;
+/// AbstractCoordinator.JOIN_GROUP_TIMEOUT_LAPSE: a JoinGroup waits the
+/// rebalance timeout plus this (or `request.timeout.ms`, if longer).
+pub const JOIN_GROUP_TIMEOUT_LAPSE_MS: u64 = 5_000;
 /// The JoinGroup version current clients speak (v9: KIP-814 `skip_assignment`).
 pub const JOIN_GROUP_VERSION: i16 = 9;
 /// The first JoinGroup version that carries `group.instance.id` (KIP-345).

@@ -214,6 +214,15 @@ pub fn client_action(name: &str, action: &ClientAction) -> String {
             "{name}'s next batch will take {batch_ms} ms; its heartbeat thread keeps beating \
              meanwhile, but a batch past max.poll.interval.ms gives the membership up."
         ),
+        ClientAction::RequestLost { api } => format!(
+            "The network loses {name}'s {} request: the coordinator never sees it.",
+            api.name()
+        ),
+        ClientAction::RequestTimedOut { api } => format!(
+            "{name}'s {} request got no answer within its timeout: the client closes the \
+             connection and retries.",
+            api.name()
+        ),
         ClientAction::Resumed => {
             format!("{name} carries on after its pause and handles what arrived meanwhile.")
         }

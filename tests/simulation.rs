@@ -432,10 +432,24 @@ fn random_scenario(seed: u64, fixed_actions: Option<u64>) -> Script {
         actions.push(a);
     }
     // A spike can hold up each message of a rebalance's round trips.
+    // Lost requests on a third of the seeds, until the last action: the
+    // last one lost can cost a request timeout (for JoinGroup the rebalance
+    // timeout + 5 s) before its retry, in each of the two rounds.
+    let loss_every = match g.below(3) {
+        0 => 5 + g.below(45),
+        _ => 0,
+    };
+    let mut request_timeouts_ms = 0;
+    if loss_every > 0 {
+        network["loss"] = json!({"every": loss_every, "until_ms": t});
+        last_fault_ms = last_fault_ms.max(t);
+        request_timeouts_ms = 2 * (30_000u64.max(max_rebalance + 5000) + 100);
+    }
     let settle_ms = settle_bound_with_batches(
         settle_bound(max_session, max_rebalance, max_heartbeat),
         max_batch,
-    ) + 8 * spike_max;
+    ) + 8 * spike_max
+        + request_timeouts_ms;
     // Run 20 s past the bound, so a group that settles and then flaps fails too.
     let end = (t + 60_000).max(last_fault_ms + settle_ms + 20_000);
     actions.push(json!({"at_ms": end, "end": {}}));
@@ -1000,6 +1014,13 @@ fn fault_settings_that_mean_nothing_are_refused_naming_the_field() {
         "actions[1].pause"
     );
     assert_eq!(
+        refused(
+            json!({"loss": {"every": 1}}),
+            json!({"at_ms": 5, "crash": "A"})
+        ),
+        "network.loss.every"
+    );
+    assert_eq!(
         refused(json!({}), json!({"at_ms": 5, "slow_batch": "A"})),
         "actions[1].batch_ms"
     );
@@ -1094,5 +1115,78 @@ fn a_batch_past_max_poll_interval_gives_the_membership_up_and_the_consumer_rejoi
         assert!(world.violations().is_empty(), "{:?}", world.violations());
         let g = world.coordinator().group().expect("a group");
         assert_eq!(g.members.len(), 2, "static {is_static}: A is back");
+    }
+}
+
+/// One consumer A (rebalance timeout 30 s) whose requests the network loses
+/// one in two, until `until_ms`.
+fn lossy_world(seed: u64, until_ms: u64) -> groupscope::sim::World {
+    let file = parse(json!({
+        "name": "loss", "seed": seed, "config": {"initial_rebalance_delay_ms": 0},
+        "topics": [{"name": "t", "partitions": 2}],
+        "consumers": [{"name": "A", "rebalance_timeout_ms": 30000, "processing_ms": 100}],
+        "network": {"latency_ms": 2, "loss": {"every": 2, "until_ms": until_ms}},
+        "actions": [{"at_ms": 0, "start": "A"}, {"at_ms": 300000, "end": {}}]
+    }));
+    let mut world = world_of(&file, seed).unwrap();
+    while world.step() {}
+    world
+}
+
+/// The client actions of the run, with their times.
+fn client_actions(world: &groupscope::sim::World) -> Vec<(u64, String)> {
+    world
+        .log()
+        .iter()
+        .filter_map(|e| match &e.event {
+            groupscope::sim::WorldEvent::Client(a) => Some((e.at_ms, a.name().to_string())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_lost_join_group_is_retried_when_its_timeout_runs_out() {
+    // A seed whose very first request (A's JoinGroup at 0) is lost.
+    let world = (0..64)
+        .map(|seed| lossy_world(seed, 1))
+        .find(|w| {
+            client_actions(w)
+                .get(1)
+                .is_some_and(|(_, a)| a == "request_lost")
+        })
+        .expect("one seed in 64 loses the first request");
+    let actions = client_actions(&world);
+    // JoinGroup waits max(request.timeout.ms, rebalance timeout + 5 s) = 35 s.
+    assert!(
+        actions.contains(&(35_000, "request_timed_out".to_string())),
+        "{actions:?}"
+    );
+    let g = world.coordinator().group().expect("A joined in the end");
+    assert_eq!(g.members.len(), 1);
+    assert!(world.violations().is_empty(), "{:?}", world.violations());
+    // Without losses the same seed joins at once.
+    let calm = lossy_world(0, 0);
+    assert!(!client_actions(&calm)
+        .iter()
+        .any(|(_, a)| a.starts_with("request_")));
+}
+
+#[test]
+fn losses_end_when_the_link_heals_and_the_group_settles() {
+    for seed in 0..8 {
+        let world = lossy_world(seed, 60_000);
+        let late = client_actions(&world)
+            .into_iter()
+            .filter(|(at, a)| a == "request_lost" && *at >= 60_000)
+            .count();
+        assert_eq!(late, 0, "seed {seed}: nothing lost after until_ms");
+        let g = world.coordinator().group().expect("a group");
+        assert_eq!(
+            g.state,
+            groupscope::coordinator::GroupState::Stable,
+            "seed {seed}"
+        );
+        assert!(world.violations().is_empty(), "seed {seed}");
     }
 }

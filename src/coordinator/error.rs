@@ -10,6 +10,9 @@ pub enum ErrorCode {
     None,
     UnknownServerError,
     CoordinatorNotAvailable,
+    /// REQUEST_TIMED_OUT: the coordinator never sends it; a client uses it
+    /// for a request that got no answer within `request.timeout.ms`.
+    RequestTimedOut,
     IllegalGeneration,
     InconsistentGroupProtocol,
     UnknownMemberId,
@@ -28,6 +31,7 @@ impl ErrorCode {
             ErrorCode::None => 0,
             ErrorCode::UnknownServerError => -1,
             ErrorCode::CoordinatorNotAvailable => 15,
+            ErrorCode::RequestTimedOut => 7,
             ErrorCode::IllegalGeneration => 22,
             ErrorCode::InconsistentGroupProtocol => 23,
             ErrorCode::UnknownMemberId => 25,
@@ -46,6 +50,7 @@ impl ErrorCode {
             ErrorCode::None => "NONE",
             ErrorCode::UnknownServerError => "UNKNOWN_SERVER_ERROR",
             ErrorCode::CoordinatorNotAvailable => "COORDINATOR_NOT_AVAILABLE",
+            ErrorCode::RequestTimedOut => "REQUEST_TIMED_OUT",
             ErrorCode::IllegalGeneration => "ILLEGAL_GENERATION",
             ErrorCode::InconsistentGroupProtocol => "INCONSISTENT_GROUP_PROTOCOL",
             ErrorCode::UnknownMemberId => "UNKNOWN_MEMBER_ID",
@@ -66,6 +71,7 @@ impl ErrorCode {
                 "The server experienced an unexpected error when processing the request."
             }
             ErrorCode::CoordinatorNotAvailable => "The coordinator is not available.",
+            ErrorCode::RequestTimedOut => "The request timed out.",
             ErrorCode::IllegalGeneration => "Specified group generation id is not valid.",
             ErrorCode::InconsistentGroupProtocol => {
                 "The group member's supported protocols are incompatible with those of existing members or first group member tried to join with empty protocol type or empty protocol list."

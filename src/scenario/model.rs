@@ -296,6 +296,20 @@ pub struct NetworkSpec {
     /// Now and then a message takes much longer (drawn from the seed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spikes: Option<SpikesSpec>,
+    /// Now and then a request is lost (drawn from the seed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loss: Option<LossSpec>,
+}
+
+/// `network.loss`: one request in `every` (drawn from the seed) never
+/// arrives; the client's `request.timeout.ms` runs out and it retries.
+/// `until_ms` (optional) ends the losses: a link that heals.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct LossSpec {
+    pub every: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until_ms: Option<u64>,
 }
 
 /// `network.spikes`: one message in `every` (drawn from the seed) takes

@@ -8,7 +8,7 @@ use crate::assignor::{AssignorKind, MemberOrdering};
 use crate::coordinator::GroupInstanceId;
 use crate::defaults;
 use crate::sim::client::{Client, ClientConfig, Processing};
-use crate::sim::network::Spikes;
+use crate::sim::network::{Loss, Spikes};
 use crate::sim::{Action, SimSettings, World, DEFAULT_END_MS};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
@@ -313,6 +313,20 @@ pub fn clients_of(file: &ScenarioFile) -> Vec<Client> {
 }
 
 /// Builds the world a simulation scenario describes, at t=0.
+/// `network.loss` as the simulator takes it.
+fn loss_of(file: &ScenarioFile) -> Result<Option<Loss>, ScenarioError> {
+    match file.network.as_ref().and_then(|n| n.loss) {
+        Some(l) if l.every < 2 => Err(ScenarioError::new(
+            "network.loss.every",
+            "expected at least 2 (one request in `every` is lost; 1 would lose them all)",
+        )),
+        l => Ok(l.map(|l| Loss {
+            every: l.every,
+            until_ms: l.until_ms.unwrap_or(u64::MAX),
+        })),
+    }
+}
+
 /// `network.spikes` as the simulator takes it; refuses what cannot mean
 /// anything, naming the field.
 fn spikes_of(file: &ScenarioFile) -> Result<Option<Spikes>, ScenarioError> {
@@ -368,6 +382,7 @@ pub fn world_of(file: &ScenarioFile, seed: u64) -> Result<World, ScenarioError> 
         latency_ms: file.network.as_ref().map_or(0, |n| n.latency_ms),
         jitter_ms: file.network.as_ref().map_or(0, |n| n.jitter_ms),
         spikes: spikes_of(file)?,
+        loss: loss_of(file)?,
         topics: file
             .topics
             .iter()

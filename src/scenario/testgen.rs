@@ -4,7 +4,7 @@
 //! validates; it touches every optional field of the format sometimes.
 
 use super::model::{
-    ActionStep, ClientSpec, ConfigSpec, ConsumerSpec, Empty, NetworkSpec, PartitionsSpec,
+    ActionStep, ClientSpec, ConfigSpec, ConsumerSpec, Empty, LossSpec, NetworkSpec, PartitionsSpec,
     ProcessingRange, ProcessingSpec, ScenarioFile, SpikesSpec, TopicSpec,
 };
 use crate::assignor::{AssignorKind, MemberOrdering};
@@ -75,6 +75,10 @@ pub fn simulation(seed: u64) -> ScenarioFile {
             spikes: r.maybe(|r| SpikesSpec {
                 every: r.range(1, 40),
                 extra_ms: ProcessingSpec::Fixed(r.range(0, 2000)),
+            }),
+            loss: r.maybe(|r| LossSpec {
+                every: r.range(2, 100),
+                until_ms: r.maybe(|r| r.range(0, 100_000)),
             }),
         }),
         actions: Some(actions),

@@ -333,6 +333,9 @@ fn client_fields(line: &mut Map<String, Value>, action: &ClientAction) {
         ClientAction::Restart { down_ms } => put("down_ms", json!(down_ms)),
         ClientAction::Paused { for_ms } => put("for_ms", json!(for_ms)),
         ClientAction::SlowBatch { batch_ms } => put("batch_ms", json!(batch_ms)),
+        ClientAction::RequestLost { api } | ClientAction::RequestTimedOut { api } => {
+            put("api", json!(api.name()))
+        }
         ClientAction::Close { leave_group, .. } => put("leave_group", json!(leave_group)),
         ClientAction::Joined {
             generation_id,

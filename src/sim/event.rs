@@ -38,6 +38,10 @@ pub enum ClientAction {
     Resumed,
     /// The application's next batch will take `batch_ms`.
     SlowBatch { batch_ms: u64 },
+    /// The network lost this request on its way (a dropped connection).
+    RequestLost { api: Api },
+    /// A request got no answer within its timeout; the client retries.
+    RequestTimedOut { api: Api },
     /// A graceful close; `leave_group` says whether it sent LeaveGroup.
     Close { leave_group: bool, is_static: bool },
     /// A JoinGroup response put it into `generation_id`.
@@ -88,6 +92,8 @@ impl ClientAction {
             ClientAction::Paused { .. } => "paused",
             ClientAction::Resumed => "resumed",
             ClientAction::SlowBatch { .. } => "slow_batch",
+            ClientAction::RequestLost { .. } => "request_lost",
+            ClientAction::RequestTimedOut { .. } => "request_timed_out",
             ClientAction::Close { .. } => "close",
             ClientAction::Joined { .. } => "joined",
             ClientAction::Assigned { .. } => "assigned",

@@ -41,6 +41,8 @@ pub struct SimSettings {
     pub jitter_ms: u64,
     /// Occasional latency spikes, drawn from the seed.
     pub spikes: Option<network::Spikes>,
+    /// Requests lost on the way, drawn from the seed.
+    pub loss: Option<network::Loss>,
     pub topics: BTreeMap<String, u32>,
     pub end_ms: u64,
 }

@@ -26,12 +26,22 @@ pub struct Spikes {
     pub max_ms: u64,
 }
 
-/// Latency, jitter, spikes and each connection's last delivery.
+/// Losses: one request in `every` (drawn from the seed) is lost, until
+/// `until_ms`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Loss {
+    pub every: u64,
+    pub until_ms: u64,
+}
+
+/// Latency, jitter, spikes, losses and each connection's last delivery.
 #[derive(Clone, Debug)]
 pub struct Network {
     latency_ms: u64,
     jitter_ms: u64,
     spikes: Option<Spikes>,
+    /// Requests lost on the way (`None`: none is).
+    loss: Option<Loss>,
     last_arrival: IdMap<Connection, u64>,
 }
 
@@ -41,7 +51,24 @@ impl Network {
             latency_ms,
             jitter_ms,
             spikes,
+            loss: None,
             last_arrival: IdMap::default(),
+        }
+    }
+
+    /// Loses requests as `loss` says.
+    pub fn with_loss(mut self, loss: Option<Loss>) -> Self {
+        self.loss = loss;
+        self
+    }
+
+    /// Whether the network loses the request sent at `now_ms` (a
+    /// connection that drops it). Drawn only while losses are on, so a
+    /// scenario without them keeps the seed's stream.
+    pub fn loses(&mut self, rng: &mut ChaCha8Rng, now_ms: u64) -> bool {
+        match self.loss {
+            Some(l) if now_ms < l.until_ms => rng.next_u64().is_multiple_of(l.every.max(1)),
+            _ => false,
         }
     }
 

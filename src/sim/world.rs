@@ -12,7 +12,7 @@ use super::snapshot::MessageView;
 use super::trace::{GroupLine, RequestKey, Requester, TraceRecord};
 use super::{Action, SimSettings};
 use crate::coordinator::*;
-use crate::defaults::RETRY_BACKOFF_MS;
+use crate::defaults::{JOIN_GROUP_TIMEOUT_LAPSE_MS, REQUEST_TIMEOUT_MS, RETRY_BACKOFF_MS};
 use crate::ids::IdMap;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
@@ -62,6 +62,7 @@ pub enum SimEvent {
     ToClient {
         index: ConsumerId,
         incarnation: u32,
+        request_id: RequestId,
         sent_at_ms: u64,
         response: Box<Response>,
     },
@@ -125,6 +126,9 @@ pub struct World {
     paused_until: Vec<u64>,
     /// Per consumer, how long its next batch takes if a `slow_batch` said so.
     slow_next: Vec<Option<u64>>,
+    /// The request each consumer waits on per timed API: an answer to any
+    /// other (one it gave up on) is dropped, as its connection was closed.
+    awaiting: IdMap<(ConsumerId, Api), RequestId>,
     /// The member ids the coordinator's events named since the last
     /// invariant check (`None`: too many to list; check everything).
     pub(super) touched: Option<Vec<MemberId>>,
@@ -144,7 +148,8 @@ impl World {
         let coordinator = Coordinator::new(settings.coordinator.clone(), settings.seed);
         let mut rng = ChaCha8Rng::seed_from_u64(settings.seed);
         rng.set_stream(1);
-        let network = Network::new(settings.latency_ms, settings.jitter_ms, settings.spikes);
+        let network = Network::new(settings.latency_ms, settings.jitter_ms, settings.spikes)
+            .with_loss(settings.loss);
         let topics = settings.topics.clone();
         let mut world = World {
             metrics: Metrics::new(&clients, &settings.topics),
@@ -174,6 +179,7 @@ impl World {
             held: Vec::new(),
             paused_until: Vec::new(),
             slow_next: Vec::new(),
+            awaiting: IdMap::default(),
             recent_messages: VecDeque::new(),
             rng,
             network,
@@ -489,9 +495,13 @@ impl World {
             SimEvent::ToClient {
                 index,
                 incarnation,
+                request_id,
                 response,
                 sent_at_ms,
             } => {
+                if !self.expected(index, response.api(), request_id) {
+                    return;
+                }
                 self.remember_with(|w| MessageView {
                     consumer: Some(w.clients[index].config.name.clone()),
                     to_coordinator: false,
@@ -517,6 +527,9 @@ impl World {
                 timer,
             } => {
                 self.client_timers.remove(&(index, timer));
+                if let ClientTimer::RequestTimeout(api) = timer {
+                    self.awaiting.remove(&(index, api));
+                }
                 if self.clients[index].incarnation == incarnation {
                     self.drive(index, |c| c.on_timer(timer));
                 }
@@ -869,6 +882,15 @@ impl World {
                 sent_at_ms: self.now_ms,
             },
         );
+        if let Sender::Client { index, .. } = sender {
+            self.await_answer(index, request.api(), id);
+            if self.network.loses(&mut self.rng, self.now_ms) {
+                self.requests.remove(&id);
+                let lost = ClientAction::RequestLost { api: request.api() };
+                self.log_event(WorldEvent::Client(lost), None, Some(index));
+                return;
+            }
+        }
         let conn = Connection {
             requester,
             to_coordinator: true,
@@ -881,6 +903,44 @@ impl World {
                 request: Box::new(request),
             },
         );
+    }
+
+    /// Arms the timeout of a request whose answer the client waits on
+    /// (JoinGroup, SyncGroup, and the commit and fetch of its poll loop):
+    /// `request.timeout.ms`, and for JoinGroup the rebalance timeout plus
+    /// 5 s if that is longer (AbstractCoordinator.sendJoinGroupRequest).
+    /// Heartbeats and LeaveGroup are not waited on.
+    fn await_answer(&mut self, index: ConsumerId, api: Api, id: RequestId) {
+        let timeout_ms = match api {
+            Api::JoinGroup => REQUEST_TIMEOUT_MS
+                .max(self.clients[index].config.rebalance_timeout_ms + JOIN_GROUP_TIMEOUT_LAPSE_MS),
+            Api::SyncGroup | Api::OffsetCommit | Api::OffsetFetch => REQUEST_TIMEOUT_MS,
+            _ => return,
+        };
+        self.awaiting.insert((index, api), id);
+        self.schedule_client_timer(index, ClientTimer::RequestTimeout(api), timeout_ms);
+    }
+
+    /// Whether consumer `index` still waits for this answer; if so it is
+    /// taken, and the request's timeout disarmed.
+    fn expected(&mut self, index: ConsumerId, api: Api, id: RequestId) -> bool {
+        match self.awaiting.get(&(index, api)) {
+            Some(&waited) if waited == id => {
+                self.awaiting.remove(&(index, api));
+                if let Some(key) = self
+                    .client_timers
+                    .remove(&(index, ClientTimer::RequestTimeout(api)))
+                {
+                    self.queue.remove(&key);
+                }
+                true
+            }
+            Some(_) => false,
+            None => !matches!(
+                api,
+                Api::JoinGroup | Api::SyncGroup | Api::OffsetCommit | Api::OffsetFetch
+            ),
+        }
     }
 
     fn drain_coordinator(&mut self) {
@@ -915,6 +975,7 @@ impl World {
                                 SimEvent::ToClient {
                                     index,
                                     incarnation,
+                                    request_id: request,
                                     sent_at_ms: at_ms,
                                     response: Box::new(response),
                                 },

@@ -115,6 +115,9 @@ pub enum ClientTimer {
     Poll,
     /// The batch outlasted `max.poll.interval.ms` (the heartbeat thread's check).
     PollTimeout,
+    /// A request to the coordinator got no answer within its timeout
+    /// (`request.timeout.ms`; for JoinGroup the rebalance timeout + 5 s).
+    RequestTimeout(Api),
 }
 
 /// What a handler asks the world to do.
@@ -499,6 +502,9 @@ impl Client {
                 vec![Effect::Send(self.join_request())]
             }
             ClientTimer::Poll => self.on_poll(),
+            ClientTimer::RequestTimeout(api) if self.state.is_running() => {
+                self.on_request_timeout(api)
+            }
             ClientTimer::PollTimeout if self.in_batch => self.on_poll_timeout(),
             ClientTimer::Heartbeat if self.heartbeats() => {
                 vec![

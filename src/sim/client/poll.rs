@@ -15,10 +15,12 @@
 //! With instant processing (the default) the consumer is always at a poll
 //! and acts at once.
 
-use super::{Client, ClientAction, ClientState, Effect, RejoinCause};
+use super::{Client, ClientAction, ClientState, ClientTimer, Effect, RejoinCause};
 use crate::coordinator::{
-    LeaveGroupRequest, MemberIdentity, OffsetCommitRequest, OffsetFetchRequest, Request,
+    Api, ErrorCode, LeaveGroupRequest, MemberIdentity, OffsetCommitRequest, OffsetFetchRequest,
+    Request,
 };
+use crate::defaults::RETRY_BACKOFF_MS;
 use crate::ids::{MemberId, TopicPartition};
 
 /// How long the application works on each batch: uniform in
@@ -201,6 +203,33 @@ impl Client {
             effects.extend(self.commit_then_join(&held, false));
         } else {
             effects.extend(self.next_batch());
+        }
+        effects
+    }
+
+    /// A request got no answer within its timeout: the Java client's
+    /// NetworkClient fails it (the connection is closed) and the group code
+    /// retries as for a retriable error. JoinGroup: join again after the
+    /// backoff, keeping the member id (AbstractCoordinator's
+    /// JoinGroupResponseHandler on a disconnect); SyncGroup: rejoin; the
+    /// commit before a join: go on to join (onJoinPrepare does not wait
+    /// for a failed commit); OffsetFetch: fetch again.
+    pub(super) fn on_request_timeout(&mut self, api: Api) -> Vec<Effect> {
+        let mut effects = vec![Effect::Event(ClientAction::RequestTimedOut { api })];
+        match api {
+            Api::JoinGroup if self.state == ClientState::Joining && !self.committing => {
+                effects.push(Effect::Timer(ClientTimer::Rejoin, RETRY_BACKOFF_MS));
+            }
+            Api::SyncGroup if self.state == ClientState::AwaitingSync => {
+                effects.extend(self.rejoin_after(Api::SyncGroup, ErrorCode::RequestTimedOut));
+            }
+            Api::OffsetCommit if self.committing => effects.extend(self.on_commit()),
+            Api::OffsetFetch if !self.fetching.is_empty() => {
+                effects.push(Effect::Send(Request::OffsetFetch(OffsetFetchRequest {
+                    partitions: self.fetching.clone(),
+                })));
+            }
+            _ => return Vec::new(),
         }
         effects
     }
