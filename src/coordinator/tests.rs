@@ -630,3 +630,34 @@ fn a_static_replacement_names_the_rule_of_the_state_it_happened_in() {
     );
     assert_eq!(replaced_rules(&mut c), [Rule::StaticReplaceStable]);
 }
+
+/// Spec §3.5 (GC handleCommitOffsets / validateOffsetCommit): into an
+/// Empty group, a commit with generation -1 is taken whatever member id it
+/// names (not validated: GCT L2997), as from a consumer that only stores
+/// offsets; one with a generation ≥ 0 claims membership and must come from
+/// a current member, even with member id "".
+#[test]
+fn an_empty_group_takes_a_generation_minus_one_commit_and_checks_one_that_claims_a_generation() {
+    let (mut c, _, _) = fx_s2();
+    let leave_all = Request::LeaveGroup(LeaveGroupRequest {
+        members: ["leader", "follower"]
+            .iter()
+            .map(|i| MemberIdentity {
+                member_id: MemberId::default(),
+                group_instance_id: Some((*i).into()),
+            })
+            .collect(),
+    });
+    c.handle_request(200, 5, leave_all);
+    let _ = responses(&mut c);
+    assert_eq!(c.group().unwrap().state, GroupState::Empty);
+    let generation = c.group().unwrap().generation_id;
+    c.handle_request(210, 6, commit(&MemberId::default(), generation, None));
+    c.handle_request(220, 7, commit(&"x".into(), -1, None));
+    c.handle_request(230, 8, commit(&MemberId::default(), -1, None));
+    let errors: Vec<ErrorCode> = responses(&mut c).iter().map(|(_, r)| r.error()).collect();
+    assert_eq!(
+        errors,
+        [ErrorCode::UnknownMemberId, ErrorCode::None, ErrorCode::None]
+    );
+}
