@@ -655,9 +655,16 @@ fn an_empty_group_takes_a_generation_minus_one_commit_and_checks_one_that_claims
     c.handle_request(210, 6, commit(&MemberId::default(), generation, None));
     c.handle_request(220, 7, commit(&"x".into(), -1, None));
     c.handle_request(230, 8, commit(&MemberId::default(), -1, None));
+    // Generation 0 claims membership too (the check is `< 0`, not `<= 0`).
+    c.handle_request(240, 9, commit(&MemberId::default(), 0, None));
     let errors: Vec<ErrorCode> = responses(&mut c).iter().map(|(_, r)| r.error()).collect();
     assert_eq!(
         errors,
-        [ErrorCode::UnknownMemberId, ErrorCode::None, ErrorCode::None]
+        [
+            ErrorCode::UnknownMemberId,
+            ErrorCode::None,
+            ErrorCode::None,
+            ErrorCode::UnknownMemberId
+        ]
     );
 }
