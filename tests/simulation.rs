@@ -938,15 +938,29 @@ fn a_pause_past_the_session_timeout_removes_the_member_and_it_rejoins_on_waking(
         removed.is_some(),
         "the session timeout removes A: {names:?}"
     );
+    assert_out_and_back(&world, "paused A");
+}
+
+/// A left the group and came back: at least three generations (the first,
+/// the one without A, the one with A again), two members, no violation.
+fn assert_out_and_back(world: &groupscope::sim::World, what: &str) {
     let m = world.metrics();
     assert!(
         m.rebalances >= 3,
-        "removal, then A's return: {}",
+        "{what}: out, then back: {}",
         m.rebalances
     );
-    assert!(world.violations().is_empty(), "{:?}", world.violations());
+    assert!(
+        world.violations().is_empty(),
+        "{what}: {:?}",
+        world.violations()
+    );
     let g = world.coordinator().group().expect("a group");
-    assert_eq!(g.members.len(), 2, "A is back under a new member id");
+    assert_eq!(
+        g.members.len(),
+        2,
+        "{what}: A is back under a new member id"
+    );
 }
 
 #[test]
@@ -1089,32 +1103,14 @@ fn a_slow_batch_within_max_poll_interval_changes_nothing_in_the_group() {
 fn a_batch_past_max_poll_interval_gives_the_membership_up_and_the_consumer_rejoins_after_it() {
     for is_static in [true, false] {
         let world = slow_batch_world(45_000, is_static);
-        let client_actions: Vec<&str> = world
-            .log()
-            .iter()
-            .filter_map(|e| match &e.event {
-                groupscope::sim::WorldEvent::Client(a) => Some(a.name()),
-                _ => None,
-            })
-            .collect();
-        assert!(client_actions.contains(&"slow_batch"), "{client_actions:?}");
-        let timeouts = client_actions
-            .iter()
-            .filter(|a| **a == "poll_timeout")
-            .count();
+        let actions: Vec<String> = client_actions(&world).into_iter().map(|(_, a)| a).collect();
+        assert!(actions.iter().any(|a| a == "slow_batch"), "{actions:?}");
+        let timeouts = actions.iter().filter(|a| *a == "poll_timeout").count();
         assert_eq!(
             timeouts, 1,
             "static {is_static}: one max.poll.interval expiry"
         );
-        let m = world.metrics();
-        assert!(
-            m.rebalances >= 3,
-            "static {is_static}: out, then back: {}",
-            m.rebalances
-        );
-        assert!(world.violations().is_empty(), "{:?}", world.violations());
-        let g = world.coordinator().group().expect("a group");
-        assert_eq!(g.members.len(), 2, "static {is_static}: A is back");
+        assert_out_and_back(&world, &format!("static {is_static}"));
     }
 }
 

@@ -138,6 +138,29 @@ fn known(name: &str, path: &str, names: &BTreeSet<String>) -> Result<String, Sce
     }
 }
 
+/// A consumer action that lasts: the consumer its `kind` field names and
+/// the duration in its `ms` field, which it needs and which belongs to it
+/// alone (errors name the field).
+fn timed(
+    at: &str,
+    (kind, consumer): (&str, &Option<String>),
+    (field, ms): (&str, Option<u64>),
+    names: &BTreeSet<String>,
+) -> Result<Option<(String, u64)>, ScenarioError> {
+    match (consumer, ms) {
+        (Some(n), Some(ms)) => Ok(Some((known(n, &format!("{at}.{kind}"), names)?, ms))),
+        (Some(_), None) => Err(ScenarioError::new(
+            format!("{at}.{field}"),
+            format!("a \"{kind}\" needs {field}, how long it lasts"),
+        )),
+        (None, Some(_)) => Err(ScenarioError::new(
+            format!("{at}.{field}"),
+            format!("{field} belongs to a \"{kind}\" action"),
+        )),
+        (None, None) => Ok(None),
+    }
+}
+
 fn action_of(
     a: &ActionStep,
     at: &str,
@@ -187,37 +210,18 @@ fn action_of(
     if a.force_rebalance.is_some() {
         found.push(Action::ForceRebalance);
     }
-    if let Some(n) = &a.pause {
-        found.push(Action::Pause {
-            name: known(n, &format!("{at}.pause"), names)?,
-            for_ms: a.for_ms.ok_or_else(|| {
-                ScenarioError::new(
-                    format!("{at}.for_ms"),
-                    "a \"pause\" needs for_ms, how long the process freezes",
-                )
-            })?,
-        });
-    } else if a.for_ms.is_some() {
-        return Err(ScenarioError::new(
-            format!("{at}.for_ms"),
-            "for_ms belongs to a \"pause\" action",
-        ));
+    let pause = timed(at, ("pause", &a.pause), ("for_ms", a.for_ms), names)?;
+    if let Some((name, for_ms)) = pause {
+        found.push(Action::Pause { name, for_ms });
     }
-    if let Some(n) = &a.slow_batch {
-        found.push(Action::SlowBatch {
-            name: known(n, &format!("{at}.slow_batch"), names)?,
-            batch_ms: a.batch_ms.ok_or_else(|| {
-                ScenarioError::new(
-                    format!("{at}.batch_ms"),
-                    "a \"slow_batch\" needs batch_ms, how long the next batch takes",
-                )
-            })?,
-        });
-    } else if a.batch_ms.is_some() {
-        return Err(ScenarioError::new(
-            format!("{at}.batch_ms"),
-            "batch_ms belongs to a \"slow_batch\" action",
-        ));
+    let slow = timed(
+        at,
+        ("slow_batch", &a.slow_batch),
+        ("batch_ms", a.batch_ms),
+        names,
+    )?;
+    if let Some((name, batch_ms)) = slow {
+        found.push(Action::SlowBatch { name, batch_ms });
     }
     if a.end.is_some() {
         found.push(Action::End);
