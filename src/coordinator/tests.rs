@@ -668,3 +668,21 @@ fn an_empty_group_takes_a_generation_minus_one_commit_and_checks_one_that_claims
         ]
     );
 }
+
+/// Spec §3.5: in a group that is not Empty, a commit that claims no
+/// membership (generation -1, member "", no instance id) is refused with
+/// UNKNOWN_MEMBER_ID ("only members can commit"); a transactional one is
+/// not (TxnOffsetCommit skips that rule).
+#[test]
+fn a_non_empty_group_refuses_commits_from_non_members_but_not_transactional_ones() {
+    let (mut c, _, _) = fx_s2();
+    assert_eq!(c.group().unwrap().state, GroupState::Stable);
+    c.handle_request(200, 5, commit(&MemberId::default(), -1, None));
+    let mut txn = commit(&MemberId::default(), -1, None);
+    if let Request::OffsetCommit(r) = &mut txn {
+        r.transactional = true;
+    }
+    c.handle_request(210, 6, txn);
+    let errors: Vec<ErrorCode> = responses(&mut c).iter().map(|(_, r)| r.error()).collect();
+    assert_eq!(errors, [ErrorCode::UnknownMemberId, ErrorCode::None]);
+}
