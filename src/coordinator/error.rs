@@ -122,5 +122,23 @@ mod tests {
         assert_eq!(ErrorCode::UnknownMemberId.code(), 25);
         assert_eq!(ErrorCode::IllegalGeneration.code(), 22);
         assert_eq!(ErrorCode::FencedInstanceId.name(), "FENCED_INSTANCE_ID");
+        // The rest of Errors.java's numbers for the codes GroupScope uses.
+        assert_eq!(ErrorCode::None.code(), 0);
+        assert_eq!(ErrorCode::UnknownServerError.code(), -1);
+        assert_eq!(ErrorCode::RequestTimedOut.code(), 7);
+        assert_eq!(ErrorCode::CoordinatorNotAvailable.code(), 15);
+        assert_eq!(ErrorCode::InconsistentGroupProtocol.code(), 23);
+        assert_eq!(ErrorCode::InvalidSessionTimeout.code(), 26);
+        assert_eq!(ErrorCode::GroupIdNotFound.code(), 69);
+    }
+
+    #[test]
+    fn an_error_shows_as_its_kafka_name_and_carries_kafkas_message() {
+        assert_eq!(ErrorCode::UnknownMemberId.to_string(), "UNKNOWN_MEMBER_ID");
+        assert_eq!(
+            ErrorCode::UnknownMemberId.message(),
+            "The coordinator is not aware of this member."
+        );
+        assert_eq!(ErrorCode::None.message(), "No error.");
     }
 }

@@ -686,3 +686,27 @@ fn a_non_empty_group_refuses_commits_from_non_members_but_not_transactional_ones
     let errors: Vec<ErrorCode> = responses(&mut c).iter().map(|(_, r)| r.error()).collect();
     assert_eq!(errors, [ErrorCode::UnknownMemberId, ErrorCode::None]);
 }
+
+/// Spec §3.5 (GC handleFetchOffsets): the committed offset of each
+/// partition asked for, -1 for one never committed.
+#[test]
+fn offset_fetch_answers_the_committed_offsets_and_minus_one_for_the_others() {
+    let (mut c, l1, _) = fx_s2();
+    c.handle_request(200, 5, commit(&l1, 1, Some("leader")));
+    let fetch = Request::OffsetFetch(OffsetFetchRequest {
+        partitions: vec![TopicPartition::new("t", 1), TopicPartition::new("t", 2)],
+    });
+    c.handle_request(210, 6, fetch);
+    let out = responses(&mut c);
+    let Some((_, Response::OffsetFetch { error, offsets })) = out.last() else {
+        panic!("an OffsetFetch response: {out:?}");
+    };
+    assert_eq!(*error, ErrorCode::None);
+    assert_eq!(
+        offsets,
+        &vec![
+            (TopicPartition::new("t", 1), 42),
+            (TopicPartition::new("t", 2), -1)
+        ]
+    );
+}
