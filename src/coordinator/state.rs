@@ -96,6 +96,19 @@ mod tests {
     use super::GroupState::{self, *};
 
     #[test]
+    fn each_state_has_a_sentence_of_its_own_for_the_ui() {
+        let sentences: std::collections::BTreeSet<&str> =
+            GroupState::ALL.iter().map(|s| s.explanation()).collect();
+        assert_eq!(sentences.len(), GroupState::ALL.len(), "one per state");
+        for s in GroupState::ALL {
+            let e = s.explanation();
+            assert!(e.len() > 20 && e.ends_with('.'), "{s}: {e:?}");
+        }
+        assert!(PreparingRebalance.explanation().contains("JoinGroup"));
+        assert!(CompletingRebalance.explanation().contains("assignment"));
+    }
+
+    #[test]
     fn transition_table_matches_kafka_valid_previous_states() {
         let allowed: Vec<(GroupState, GroupState)> = GroupState::ALL
             .iter()
