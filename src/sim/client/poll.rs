@@ -187,8 +187,10 @@ impl Client {
             generation_id: self.wire_generation(),
             partitions: assignment,
         })];
+        // A fetch still on its way for an earlier assignment is moot: what
+        // this one adds is fetched now (the subscription state is replaced).
+        self.fetching = new.clone();
         if !new.is_empty() {
-            self.fetching = new.clone();
             effects.push(Effect::Send(Request::OffsetFetch(OffsetFetchRequest {
                 partitions: new,
             })));
