@@ -136,6 +136,13 @@ mod tests {
         t.schedule(TimerKey::Heartbeat("a".into()), 0, 100, TimerData::Session);
         t.schedule(TimerKey::Sync, 0, 100, TimerData::Sync { generation_id: 1 });
         assert_eq!(t.next_deadline(), Some(100));
+        // The views list the armed timers in firing order, re-armed ones once.
+        let listed: Vec<(u64, &TimerKey)> = t.iter().map(|x| (x.deadline_ms, &x.key)).collect();
+        let a = TimerKey::Heartbeat("a".into());
+        assert_eq!(
+            listed,
+            vec![(100, &TimerKey::Join), (100, &a), (100, &TimerKey::Sync)]
+        );
         assert_eq!(t.pop_due(99), None);
         let keys: Vec<TimerKey> = std::iter::from_fn(|| t.pop_due(100))
             .map(|x| x.key)
