@@ -710,3 +710,51 @@ fn offset_fetch_answers_the_committed_offsets_and_minus_one_for_the_others() {
         ]
     );
 }
+
+/// What the views and the simulator read: the config it was given, the
+/// time of the last input, the armed timers, and a revision that moves when
+/// the group changes and stays when a valid heartbeat only re-arms a timer.
+#[test]
+fn the_read_outs_report_config_time_timers_and_group_changes() {
+    let (mut c, l1, f1) = fx_s2();
+    assert_eq!(c.config().group_id, "group");
+    assert_eq!(c.config().initial_rebalance_delay_ms, 50);
+    let sessions: Vec<&TimerKey> = c
+        .timers()
+        .map(|t| &t.key)
+        .filter(|k| matches!(k, TimerKey::Heartbeat(_)))
+        .collect();
+    assert_eq!(sessions.len(), 2, "both members' sessions are armed");
+    let before = c.revision();
+    c.handle_request(321, 5, heartbeat(&l1, 1, Some("leader")));
+    let _ = responses(&mut c);
+    assert_eq!(c.now_ms(), 321);
+    assert_eq!(c.revision(), before, "a valid heartbeat changes no group");
+    let leave = Request::LeaveGroup(LeaveGroupRequest {
+        members: vec![MemberIdentity {
+            member_id: f1.clone(),
+            group_instance_id: Some("follower".into()),
+        }],
+    });
+    c.handle_request(400, 6, leave);
+    let _ = responses(&mut c);
+    assert!(c.revision() > before, "a member left: the group moved");
+    assert_eq!(c.now_ms(), 400);
+}
+
+#[test]
+fn a_coordinator_bug_reads_as_a_sentence() {
+    let bug = CoordinatorBug::TimerStorm { at_ms: 42 };
+    assert_eq!(
+        bug.to_string(),
+        format!("more than {TIMER_BUDGET} timers were due at 42 ms")
+    );
+    let bug = CoordinatorBug::IllegalTransition {
+        from: GroupState::Stable,
+        to: GroupState::Empty,
+        rule: Rule::GroupCreated,
+    };
+    assert!(bug
+        .to_string()
+        .starts_with("illegal transition Stable -> Empty ("));
+}
