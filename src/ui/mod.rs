@@ -10,6 +10,7 @@
 
 pub mod break_even_chart;
 pub mod compare;
+pub mod crash_report;
 pub mod format;
 pub mod lesson;
 pub mod marks;
@@ -35,6 +36,8 @@ mod break_even;
 mod compare_view;
 #[cfg(target_arch = "wasm32")]
 mod consumers;
+#[cfg(target_arch = "wasm32")]
+mod crash;
 #[cfg(target_arch = "wasm32")]
 mod embed;
 #[cfg(target_arch = "wasm32")]
@@ -88,5 +91,6 @@ pub use state_diagram::{StateDiagram, StateDiagramProps};
 /// Mounts [`App`] on the document body. The web binary's `main` calls this once.
 #[cfg(target_arch = "wasm32")]
 pub fn start() {
+    crash::install();
     yew::Renderer::<App>::new().render();
 }

@@ -45,10 +45,10 @@ impl PartialEq for Store {
 impl Store {
     /// A store over `state`, at version 0.
     pub fn new(state: AppState) -> Self {
-        Store {
-            inner: Rc::new(RefCell::new(state)),
-            version: 0,
-        }
+        let inner = Rc::new(RefCell::new(state));
+        // After a panic, the banner offers a link made from this state.
+        super::crash::watch(&inner);
+        Store { inner, version: 0 }
     }
 
     /// Reads the state. Keep the borrow short: never across a dispatch.

@@ -60,6 +60,8 @@ pub fn App() -> Html {
     let page = use_page_views(store);
     use_play_clock(page.chrome.playing, on_msg.clone());
     use_shortcuts(on_msg.clone());
+    // `?panic-test=1`: fails on purpose once rendered (tests/e2e/reliability.spec.ts).
+    use_effect_with((), |_| crate::ui::crash::panic_test_if_asked());
     if url.embed {
         embed_page::embed_page(&page, &on_msg, &shared, url.controls)
     } else {
