@@ -3,12 +3,15 @@
 //! a share link, so a huge or endless input is refused with a message
 //! before it can freeze the tab.
 
-use super::share::{MAX_DECODED_BYTES, MAX_STEPS};
-use crate::scenario::{self, ScenarioError, ScenarioFile};
+use super::share::MAX_DECODED_BYTES;
+#[cfg(test)]
+use super::share::MAX_STEPS;
+use crate::scenario::{self, limits, ScenarioError, ScenarioFile};
 
 /// The scenario in `text`, or why not: over [`MAX_DECODED_BYTES`] bytes,
-/// not a valid scenario (the error names the JSON path), or more than
-/// [`MAX_STEPS`] actions or requests.
+/// not a valid scenario (the error names the JSON path), or past the
+/// page's limits ([`limits::check_scale`]: steps, consumers, topics,
+/// partitions; the error names the field and the limit).
 pub fn import_scenario(text: &str) -> Result<ScenarioFile, ScenarioError> {
     if text.len() > MAX_DECODED_BYTES {
         return Err(ScenarioError::new(
@@ -20,17 +23,7 @@ pub fn import_scenario(text: &str) -> Result<ScenarioFile, ScenarioError> {
         ));
     }
     let file = scenario::parse(text)?;
-    let (key, count) = match (&file.actions, &file.requests) {
-        (Some(a), _) => ("actions", a.len()),
-        (None, Some(r)) => ("requests", r.len()),
-        (None, None) => ("actions", 0),
-    };
-    if count > MAX_STEPS {
-        return Err(ScenarioError::new(
-            key,
-            format!("{count} steps; at most {MAX_STEPS} are opened"),
-        ));
-    }
+    limits::check_scale(&file)?;
     Ok(file)
 }
 
@@ -68,6 +61,17 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "actions: 10001 steps; at most 10000 are opened"
+        );
+    }
+
+    #[test]
+    fn an_import_of_a_group_past_the_page_limits_is_refused_naming_the_field() {
+        let mut file = presets::preset("scale-out").unwrap();
+        file.topics[0].partitions = 5_000;
+        let e = import_scenario(&to_json(&file)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "topics[0].partitions: 5000 partitions; at most 1000 per topic are simulated in the page"
         );
     }
 

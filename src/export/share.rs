@@ -11,7 +11,7 @@
 //! scenario has more than [`MAX_STEPS`] actions or requests is refused with
 //! a message, as is anything that does not decode or validate.
 
-use crate::scenario::{self, presets, ScenarioError, ScenarioFile};
+use crate::scenario::{self, limits, presets, ScenarioError, ScenarioFile};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use serde::{Deserialize, Serialize};
@@ -20,10 +20,10 @@ use std::fmt;
 /// The version prefix this build writes (and the only one it reads).
 pub const VERSION: &str = "v1";
 /// The most bytes a link's JSON may inflate to (1 MB).
-pub const MAX_DECODED_BYTES: usize = 1 << 20;
+pub const MAX_DECODED_BYTES: usize = limits::MAX_INPUT_BYTES;
 /// The most actions (simulation) or requests (protocol) a shared scenario
 /// may hold.
-pub const MAX_STEPS: usize = 10_000;
+pub const MAX_STEPS: usize = limits::MAX_STEPS;
 /// Deflate level: links are small, so the best compression costs nothing.
 const LEVEL: u8 = 9;
 
@@ -242,8 +242,9 @@ fn check(state: &ShareState) -> Result<(), ShareError> {
     }
 }
 
-/// A known preset, or a custom scenario (at `field`) that validates and
-/// has at most [`MAX_STEPS`] steps.
+/// A known preset, or a custom scenario (at `field`) that validates, has
+/// at most [`MAX_STEPS`] steps and is within the page's limits on its group
+/// ([`limits::check_scale`]).
 fn check_scenario(scenario: &SharedScenario, field: &str) -> Result<(), ShareError> {
     let file = match scenario {
         SharedScenario::Preset(id) => {
@@ -259,14 +260,16 @@ fn check_scenario(scenario: &SharedScenario, field: &str) -> Result<(), ShareErr
     if count > MAX_STEPS {
         return Err(ShareError::TooManySteps { count });
     }
-    scenario::validate(file).map_err(|e| {
-        let path = if e.path.is_empty() {
-            format!("{field}.custom")
-        } else {
-            format!("{field}.custom.{}", e.path)
-        };
-        ShareError::InvalidScenario(ScenarioError::new(path, e.message))
-    })
+    scenario::validate(file)
+        .and_then(|()| limits::check_scale(file))
+        .map_err(|e| {
+            let path = if e.path.is_empty() {
+                format!("{field}.custom")
+            } else {
+                format!("{field}.custom.{}", e.path)
+            };
+            ShareError::InvalidScenario(ScenarioError::new(path, e.message))
+        })
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! expectation checker used by `groupscope check` and `cargo test`.
 
 pub mod check;
+pub mod limits;
 pub mod model;
 pub mod presets;
 pub mod protocol;

@@ -48,7 +48,7 @@ pub const ENDED_NOTICE: &str =
 /// A user action runs at most this many events to take effect.
 pub const USER_ACTION_MAX_STEPS: u64 = 1_000;
 /// Consumers the UI lets a group grow to.
-pub const MAX_CONSUMERS: usize = 64;
+pub const MAX_CONSUMERS: usize = crate::scenario::limits::MAX_CONSUMERS;
 
 /// Everything the reducer accepts.
 #[derive(Clone, Debug, PartialEq)]

@@ -17,7 +17,7 @@ pub const RESTART_DOWN_MS: u64 = 5_000;
 /// A run goes on at least this long after the user's last action.
 pub const RUN_AFTER_USER_ACTION_MS: u64 = 120_000;
 /// The most partitions the UI lets a topic grow to.
-pub const MAX_PARTITIONS: u32 = 1000;
+pub const MAX_PARTITIONS: u32 = crate::scenario::limits::MAX_PARTITIONS;
 
 /// Something the user did to the group, recorded for replay.
 #[derive(Clone, Debug, PartialEq, Eq)]

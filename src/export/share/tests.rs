@@ -192,6 +192,17 @@ fn a_scenario_of_more_than_ten_thousand_actions_is_refused_with_a_message() {
 }
 
 #[test]
+fn a_link_to_a_group_past_the_page_limits_is_refused_naming_the_field() {
+    let mut file = presets::preset("scale-out").unwrap();
+    file.consumers.as_mut().unwrap()[0].threads = Some(1_000_000);
+    let Err(ShareError::InvalidScenario(e)) = decode(&encode(&custom_state(file))) else {
+        panic!("expected InvalidScenario");
+    };
+    assert_eq!(e.path, "scenario.custom.consumers[0].threads");
+    assert!(e.message.contains("at most 64"), "{e}");
+}
+
+#[test]
 fn compare_mode_and_the_scenario_of_its_twins_round_trip() {
     for id in presets::ids() {
         let mut by_id = preset_state(id);

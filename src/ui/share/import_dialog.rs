@@ -100,7 +100,8 @@ pub fn ImportDialog(props: &ImportDialogProps) -> Html {
                     ondragover={Callback::from(|e: DragEvent| e.prevent_default())} ondrop={on_drop}>
                 <h2 id="gs-import-title">{ "Import a scenario" }</h2>
                 <p class="import-help">
-                    { "A scenario file as " }<code>{ "groupscope run" }</code>{ " reads it (at most 1 MB and 10,000 steps): \
+                    { "A scenario file as " }<code>{ "groupscope run" }</code>{ " reads it (at most 1 MB, 10,000 steps, 64 consumers, \
+                       10 topics of up to 1,000 partitions): \
                        pick it, drop it here, or paste its JSON. Your current session stays as it is if the file is refused." }
                 </p>
                 <label class="field import-file">
