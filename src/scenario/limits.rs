@@ -1,10 +1,22 @@
-//! The browser's limits on what it is asked to open (an imported file, a
-//! share link): how big the input may be and how big a group it may
-//! simulate, so no input freezes the tab. The CLI and the benchmarks run
-//! bigger groups (BENCHMARKS.md); the page refuses them with a message
-//! that names the field and the limit, and keeps what it shows.
+//! Limits on what a scenario may ask for. Every reader ([`check_bounds`],
+//! from [`super::validate`]): times and sizes the simulator's arithmetic
+//! holds (no overflow, whatever a file says). The browser, on what it is
+//! asked to open (an imported file, a share link; [`check_scale`]): how big
+//! the input may be and how big a group it may simulate, so no input
+//! freezes the tab. The CLI and the benchmarks run bigger groups
+//! (BENCHMARKS.md); the page refuses them with a message that names the
+//! field and the limit, and keeps what it shows.
 
 use super::{ScenarioError, ScenarioFile};
+use serde_json::Value;
+
+/// The most any time in a scenario (a field whose name ends in `_ms`) may
+/// be: 10^12 ms, about 31 years of virtual time.
+pub const MAX_TIME_MS: u64 = 1_000_000_000_000;
+/// The most partitions all topics together may reach, in any reader.
+pub const MAX_TOTAL_PARTITIONS: u64 = 1_000_000;
+/// The most threads one Kafka Streams entry may have, in any reader.
+pub const MAX_THREADS: u32 = 10_000;
 
 /// The most bytes an imported file, or a link's JSON once unpacked, may hold (1 MB).
 pub const MAX_INPUT_BYTES: usize = 1 << 20;
@@ -82,6 +94,75 @@ pub fn check_steps(file: &ScenarioFile) -> Result<(), ScenarioError> {
     Ok(())
 }
 
+/// Checks what every reader needs, whatever the size of the group: each
+/// time (a field ending in `_ms`, expectations aside) at most
+/// [`MAX_TIME_MS`], at most [`MAX_TOTAL_PARTITIONS`] partitions (topics
+/// plus what `add_partitions` adds) and [`MAX_THREADS`] threads per
+/// entry. The error names the JSON path.
+pub fn check_bounds(file: &ScenarioFile) -> Result<(), ScenarioError> {
+    let tree = serde_json::to_value(file).expect("a scenario always serialises");
+    check_times(&tree, "", false)?;
+    let mut total: u64 = 0;
+    for (i, t) in file.topics.iter().enumerate() {
+        total += u64::from(t.partitions);
+        check_total(total, &format!("topics[{i}].partitions"))?;
+    }
+    for (i, a) in file.actions.as_deref().unwrap_or(&[]).iter().enumerate() {
+        if let Some(p) = &a.add_partitions {
+            total += u64::from(p.partitions);
+            check_total(total, &format!("actions[{i}].add_partitions.partitions"))?;
+        }
+    }
+    for (i, c) in file.consumers.as_deref().unwrap_or(&[]).iter().enumerate() {
+        if c.threads.is_some_and(|n| n > MAX_THREADS) {
+            return Err(ScenarioError::new(
+                format!("consumers[{i}].threads"),
+                format!("expected at most {MAX_THREADS} threads"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_total(total: u64, field: &str) -> Result<(), ScenarioError> {
+    if total > MAX_TOTAL_PARTITIONS {
+        return Err(ScenarioError::new(
+            field,
+            format!("brings the partitions of all topics to {total}; at most {MAX_TOTAL_PARTITIONS} are simulated"),
+        ));
+    }
+    Ok(())
+}
+
+/// Every number under a key ending in `_ms` (`processing_ms`'s `min` and
+/// `max` too) at most [`MAX_TIME_MS`]; expectations are not inputs.
+fn check_times(v: &Value, path: &str, is_time: bool) -> Result<(), ScenarioError> {
+    match v {
+        Value::Number(n) if is_time && n.as_f64().is_some_and(|x| x.abs() > MAX_TIME_MS as f64) => {
+            Err(ScenarioError::new(
+                path,
+                format!("{n} ms is past the limit of {MAX_TIME_MS} ms (about 31 years)"),
+            ))
+        }
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .try_for_each(|(i, x)| check_times(x, &format!("{path}[{i}]"), is_time)),
+        Value::Object(fields) => fields
+            .iter()
+            .filter(|(k, _)| !k.starts_with("expect"))
+            .try_for_each(|(k, x)| {
+                let at = if path.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{path}.{k}")
+                };
+                check_times(x, &at, is_time || k.ends_with("_ms"))
+            }),
+        _ => Ok(()),
+    }
+}
+
 fn check_partitions(partitions: u32, field: &str) -> Result<(), ScenarioError> {
     if partitions > MAX_PARTITIONS {
         return Err(ScenarioError::new(
@@ -126,7 +207,7 @@ mod tests {
         let text = r#"{"topics":[{"name":"t","partitions":3}],
             "consumers":[{"name":"A"}],
             "actions":[{"at_ms":0,"start":"A"},
-                       {"at_ms":5,"add_partitions":{"topic":"t","partitions":4000000000}}]}"#;
+                       {"at_ms":5,"add_partitions":{"topic":"t","partitions":5000}}]}"#;
         let e = check_scale(&parse(text).unwrap()).unwrap_err();
         assert_eq!(e.path, "actions[1].add_partitions.partitions");
         assert!(e.message.contains("at most 1000"), "{e}");
@@ -153,6 +234,34 @@ mod tests {
             .collect();
         file.consumers = Some(many);
         assert_eq!(check_scale(&file).unwrap_err().path, "consumers[64]");
+    }
+
+    #[test]
+    fn a_time_past_the_limit_is_refused_by_every_reader_naming_its_path() {
+        let text = r#"{"topics":[{"name":"t","partitions":3}],
+            "consumers":[{"name":"A","processing_ms":{"min":1,"max":18446744073709551615}}],
+            "actions":[{"at_ms":0,"start":"A"}]}"#;
+        let e = parse(text).unwrap_err();
+        assert_eq!(e.path, "consumers[0].processing_ms.max");
+        assert!(
+            e.message.contains("past the limit of 1000000000000 ms"),
+            "{e}"
+        );
+        let late = r#"{"topics":[{"name":"t","partitions":3}],"consumers":[{"name":"A"}],
+            "actions":[{"at_ms":1000000000001,"start":"A"}]}"#;
+        assert_eq!(parse(late).unwrap_err().path, "actions[0].at_ms");
+        assert!(parse(&late.replace("1000000000001", "1000000000000")).is_ok());
+    }
+
+    #[test]
+    fn partitions_and_threads_past_what_the_simulator_holds_are_refused_by_every_reader() {
+        let text = r#"{"topics":[{"name":"t","partitions":600000},{"name":"u","partitions":400001}],
+            "consumers":[{"name":"A"}],"actions":[{"at_ms":0,"start":"A"}]}"#;
+        assert_eq!(parse(text).unwrap_err().path, "topics[1].partitions");
+        let threads = r#"{"topics":[{"name":"t","partitions":3}],
+            "consumers":[{"name":"S","group_instance_id":"s","threads":10001}],
+            "actions":[{"at_ms":0,"start":"S"}]}"#;
+        assert_eq!(parse(threads).unwrap_err().path, "consumers[0].threads");
     }
 
     #[test]

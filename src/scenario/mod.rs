@@ -61,6 +61,11 @@ pub fn parse(text: &str) -> Result<ScenarioFile, ScenarioError> {
         let inner = e.into_inner();
         let message = if inner.is_syntax() || inner.is_eof() {
             format!("malformed JSON: {inner}")
+        } else if path == "." {
+            format!(
+                "the top level must be a scenario object: {}",
+                strip_position(&inner.to_string())
+            )
         } else {
             strip_position(&inner.to_string())
         };
@@ -82,6 +87,7 @@ fn strip_position(message: &str) -> String {
 /// share link) as `parse` checks a file, beyond what serde checks.
 pub fn validate(file: &ScenarioFile) -> Result<(), ScenarioError> {
     check_config(file)?;
+    limits::check_bounds(file)?;
     for (i, t) in file.topics.iter().enumerate() {
         if t.name.is_empty() {
             return Err(ScenarioError::new(

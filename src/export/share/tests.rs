@@ -194,7 +194,7 @@ fn a_scenario_of_more_than_ten_thousand_actions_is_refused_with_a_message() {
 #[test]
 fn a_link_to_a_group_past_the_page_limits_is_refused_naming_the_field() {
     let mut file = presets::preset("scale-out").unwrap();
-    file.consumers.as_mut().unwrap()[0].threads = Some(1_000_000);
+    file.consumers.as_mut().unwrap()[0].threads = Some(100);
     let Err(ShareError::InvalidScenario(e)) = decode(&encode(&custom_state(file))) else {
         panic!("expected InvalidScenario");
     };
