@@ -3,14 +3,14 @@
 //! expectation checker used by `groupscope check` and `cargo test`.
 
 pub mod check;
+pub mod digest;
 pub mod limits;
 pub mod model;
 pub mod presets;
 pub mod protocol;
 pub mod simulation;
 pub mod sweep;
-#[cfg(test)]
-pub(crate) mod testgen;
+pub mod testgen;
 pub mod trace;
 pub mod workload;
 

@@ -1,7 +1,8 @@
-//! Random simulation scenarios for property tests (tests only): a tiny
-//! xorshift64* generator, so every platform draws the same scenarios and a
-//! failure names the seed that found it. Every scenario it builds
-//! validates; it touches every optional field of the format sometimes.
+//! Random simulation scenarios for property tests and the native = wasm
+//! check ([`super::digest`]): a tiny xorshift64* generator, so every
+//! platform draws the same scenarios and a failure names the seed that
+//! found it. Every scenario it builds validates; it touches every optional
+//! field of the format sometimes. The app never calls it.
 
 use super::model::{
     ActionStep, ClientSpec, ConfigSpec, ConsumerSpec, Empty, LossSpec, NetworkSpec, PartitionsSpec,
@@ -19,7 +20,7 @@ impl Rng {
         Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
     }
 
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
@@ -28,11 +29,11 @@ impl Rng {
 
     /// A number in `lo..=hi`.
     pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
-        lo + self.next() % (hi - lo + 1)
+        lo + self.next_u64() % (hi - lo + 1)
     }
 
     pub fn chance(&mut self, one_in: u64) -> bool {
-        self.next().is_multiple_of(one_in)
+        self.next_u64().is_multiple_of(one_in)
     }
 
     fn maybe<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> Option<T> {
@@ -64,7 +65,7 @@ pub fn simulation(seed: u64) -> ScenarioFile {
             format!("random {seed}")
         },
         description: r.maybe(|_| "a \"quoted\" story; with # and\nnewlines".to_string()),
-        seed: if r.chance(3) { 0 } else { r.next() },
+        seed: if r.chance(3) { 0 } else { r.next_u64() },
         config: config(&mut r),
         topics,
         requests: None,
