@@ -22,6 +22,10 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${port}`,
     viewport: { width: 1280, height: 900 },
     trace: "retain-on-failure",
+    // The page's Content-Security-Policy (index.html) refuses inline scripts,
+    // and so the test tools some specs inject into it (axe-core, mermaid).
+    // reliability.spec.ts turns it back on to test the app under it.
+    bypassCSP: true,
     launchOptions: {
       executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
       args: [

@@ -8,6 +8,10 @@
 import { expect, test, type Page } from "@playwright/test";
 import { watchProblems } from "./problems";
 
+// The page's own policy applies here (playwright.config.ts bypasses it for
+// the specs that inject test tools).
+test.use({ bypassCSP: false });
+
 test("a panic shows error-banner with a reload hint and a share link, not a blank page", async ({ page }) => {
   const errors: string[] = [];
   page.on("console", (m) => {
@@ -93,6 +97,10 @@ test("the page runs under its strict Content-Security-Policy without a violation
   await expectNoViolations(page);
   expect(cspMessages).toEqual([]);
   expect(problems).toEqual([]);
+
+  // And the policy is in force here: an inline script of anyone else's is refused.
+  await expect(page.addScriptTag({ content: "window.__inline = 1" })).rejects.toThrow(/Content Security Policy/);
+  expect(await page.evaluate(() => (window as any).__inline)).toBeUndefined();
 });
 
 test("markup in a scenario name or a consumer name is shown as text, never run", async ({ page }) => {
