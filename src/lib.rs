@@ -27,6 +27,8 @@ pub mod defaults;
 pub mod export;
 pub mod ids;
 pub mod narrate;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod oracle;
 pub mod scenario;
 pub mod sim;
 

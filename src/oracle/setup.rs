@@ -1,0 +1,149 @@
+//! What a replay checks and prepares on the broker before the first step:
+//! that the broker's group settings are the scenario's `config` times the
+//! time scale, that the scenario's topics exist (OffsetCommit answers
+//! UNKNOWN_TOPIC_OR_PARTITION for a topic the broker does not know), and a
+//! transactional producer for `transactional` commits.
+
+use super::lines::error_name;
+use super::wire::{Connection, Outgoing};
+use super::ReplayOptions;
+use crate::scenario::model::ScenarioFile;
+use kafka_protocol::messages::{
+    create_topics_request, describe_configs_request, AddOffsetsToTxnRequest, ApiKey,
+    CreateTopicsRequest, DescribeConfigsRequest, GroupId, InitProducerIdRequest, ProducerId,
+    RequestKind, ResponseKind, TopicName, TransactionalId,
+};
+use kafka_protocol::protocol::StrBytes;
+use std::time::Duration;
+
+const TIMEOUT: Option<Duration> = Some(Duration::from_secs(30));
+
+fn s(v: &str) -> StrBytes {
+    StrBytes::from_string(v.to_string())
+}
+
+fn out(api: ApiKey, version: i16, body: RequestKind) -> Outgoing {
+    Outgoing {
+        api,
+        version,
+        client_id: "groupscope-replay".into(),
+        body,
+    }
+}
+
+/// The broker settings a scenario needs, scaled: (Kafka's name, value,
+/// the scripts/kafka variable that sets it).
+pub fn broker_settings(file: &ScenarioFile, opts: &ReplayOptions) -> Vec<(&'static str, String, &'static str)> {
+    let c = &file.config;
+    vec![
+        ("group.initial.rebalance.delay.ms", opts.scaled(c.initial_rebalance_delay_ms).to_string(), "KAFKA_INITIAL_REBALANCE_DELAY_MS"),
+        ("group.min.session.timeout.ms", opts.scaled(c.min_session_timeout_ms).to_string(), "KAFKA_MIN_SESSION_TIMEOUT_MS"),
+        ("group.max.session.timeout.ms", opts.scaled(c.max_session_timeout_ms).to_string(), "KAFKA_MAX_SESSION_TIMEOUT_MS"),
+        ("group.max.size", c.max_size.map_or(i32::MAX.to_string(), |n| n.to_string()), "KAFKA_GROUP_MAX_SIZE"),
+    ]
+}
+
+/// DescribeConfigs of broker `node_id`: an error naming every group
+/// setting that differs from what the scenario needs.
+pub fn check_broker_config(conn: &mut Connection, node_id: i32, file: &ScenarioFile, opts: &ReplayOptions) -> Result<(), String> {
+    let wanted = broker_settings(file, opts);
+    let mut resource = describe_configs_request::DescribeConfigsResource::default();
+    resource.resource_type = 4; // BROKER
+    resource.resource_name = s(&node_id.to_string());
+    resource.configuration_keys = Some(wanted.iter().map(|(k, _, _)| s(k)).collect());
+    let mut request = DescribeConfigsRequest::default();
+    request.resources = vec![resource];
+    let ResponseKind::DescribeConfigs(r) = conn.round_trip(&out(ApiKey::DescribeConfigs, 4, RequestKind::DescribeConfigs(request)), TIMEOUT)? else {
+        return Err("DescribeConfigs: unexpected response".into());
+    };
+    let result = r.results.first().ok_or("DescribeConfigs answered no resource")?;
+    if result.error_code != 0 {
+        return Err(format!("DescribeConfigs: {}", error_name(result.error_code)));
+    }
+    let mut wrong = Vec::new();
+    for (name, value, var) in &wanted {
+        let got = result
+            .configs
+            .iter()
+            .find(|c| c.name.as_str() == *name)
+            .and_then(|c| c.value.as_ref().map(|v| v.as_str().to_string()));
+        if got.as_deref() != Some(value.as_str()) {
+            wrong.push(format!("{name} is {} but the scenario needs {value} ({var}={value} scripts/kafka start …)", got.unwrap_or_else(|| "unset".into())));
+        }
+    }
+    if wrong.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("the broker's group settings do not match the scenario's config at time scale {} less a timer lead of {} ms: {}", opts.time_scale, opts.timer_lead_ms, wrong.join("; ")))
+    }
+}
+
+/// CreateTopics (v5) of the scenario's topics; a topic that already exists is fine.
+pub fn create_topics(conn: &mut Connection, file: &ScenarioFile) -> Result<(), String> {
+    if file.topics.is_empty() {
+        return Ok(());
+    }
+    let mut request = CreateTopicsRequest::default();
+    request.timeout_ms = 30_000;
+    for t in &file.topics {
+        let mut topic = create_topics_request::CreatableTopic::default();
+        topic.name = TopicName(s(&t.name));
+        topic.num_partitions = i32::try_from(t.partitions).unwrap_or(i32::MAX);
+        topic.replication_factor = 1;
+        request.topics.push(topic);
+    }
+    let ResponseKind::CreateTopics(r) = conn.round_trip(&out(ApiKey::CreateTopics, 5, RequestKind::CreateTopics(request)), TIMEOUT)? else {
+        return Err("CreateTopics: unexpected response".into());
+    };
+    for t in &r.topics {
+        // 36 = TOPIC_ALREADY_EXISTS.
+        if t.error_code != 0 && t.error_code != 36 {
+            return Err(format!("creating topic {}: {}", t.name.0.as_str(), error_name(t.error_code)));
+        }
+    }
+    Ok(())
+}
+
+/// InitProducerId (v4) for `transactional_id` at its transaction
+/// coordinator: the producer's (id, epoch).
+pub fn init_producer(conn: &mut Connection, transactional_id: &str) -> Result<(i64, i16), String> {
+    let mut request = InitProducerIdRequest::default();
+    request.transactional_id = Some(TransactionalId(s(transactional_id)));
+    request.transaction_timeout_ms = 600_000;
+    request.producer_id = ProducerId(-1);
+    request.producer_epoch = -1;
+    for _ in 0..100 {
+        let ResponseKind::InitProducerId(r) = conn.round_trip(&out(ApiKey::InitProducerId, 4, RequestKind::InitProducerId(request.clone())), TIMEOUT)? else {
+            return Err("InitProducerId: unexpected response".into());
+        };
+        match r.error_code {
+            0 => return Ok((r.producer_id.0, r.producer_epoch)),
+            // COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR, CONCURRENT_TRANSACTIONS.
+            14 | 15 | 16 | 51 => std::thread::sleep(Duration::from_millis(200)),
+            code => return Err(format!("InitProducerId: {}", error_name(code))),
+        }
+    }
+    Err("InitProducerId: the transaction coordinator never became available".into())
+}
+
+/// AddOffsetsToTxn (v3): puts the group's offsets partition in the
+/// producer's transaction, as a transactional producer does before
+/// TxnOffsetCommit (Kafka: `TransactionManager.sendOffsetsToTransaction`).
+pub fn add_offsets_to_txn(conn: &mut Connection, transactional_id: &str, producer: (i64, i16), group_id: &str) -> Result<(), String> {
+    let mut request = AddOffsetsToTxnRequest::default();
+    request.transactional_id = TransactionalId(s(transactional_id));
+    request.producer_id = ProducerId(producer.0);
+    request.producer_epoch = producer.1;
+    request.group_id = GroupId(s(group_id));
+    for _ in 0..100 {
+        let ResponseKind::AddOffsetsToTxn(r) = conn.round_trip(&out(ApiKey::AddOffsetsToTxn, 3, RequestKind::AddOffsetsToTxn(request.clone())), TIMEOUT)? else {
+            return Err("AddOffsetsToTxn: unexpected response".into());
+        };
+        match r.error_code {
+            0 => return Ok(()),
+            14 | 15 | 16 | 51 => std::thread::sleep(Duration::from_millis(50)),
+            code => return Err(format!("AddOffsetsToTxn: {}", error_name(code))),
+        }
+    }
+    Err("AddOffsetsToTxn: the transaction coordinator kept answering a retriable error".into())
+}
