@@ -87,17 +87,23 @@ pub fn response_line(at_ms: u64, request: &str, response: &ResponseKind) -> Resu
         }
         ResponseKind::OffsetCommit(r) => {
             let parts = r.topics.iter().flat_map(|t| {
-                t.partitions
-                    .iter()
-                    .map(move |p| (format!("{}-{}", t.name.0.as_str(), p.partition_index), p.error_code))
+                t.partitions.iter().map(move |p| {
+                    (
+                        format!("{}-{}", t.name.0.as_str(), p.partition_index),
+                        p.error_code,
+                    )
+                })
             });
             ("OffsetCommit", commit_fields(&mut line, parts))
         }
         ResponseKind::TxnOffsetCommit(r) => {
             let parts = r.topics.iter().flat_map(|t| {
-                t.partitions
-                    .iter()
-                    .map(move |p| (format!("{}-{}", t.name.0.as_str(), p.partition_index), p.error_code))
+                t.partitions.iter().map(move |p| {
+                    (
+                        format!("{}-{}", t.name.0.as_str(), p.partition_index),
+                        p.error_code,
+                    )
+                })
             });
             ("TxnOffsetCommit", commit_fields(&mut line, parts))
         }
@@ -138,11 +144,11 @@ fn commit_fields(line: &mut Map<String, Value>, parts: impl Iterator<Item = (Str
     first.unwrap_or(0)
 }
 
-fn describe_fields(line: &mut Map<String, Value>, r: &DescribeGroupsResponse) -> Result<i16, String> {
-    let g = r
-        .groups
-        .first()
-        .ok_or("DescribeGroups answered no group")?;
+fn describe_fields(
+    line: &mut Map<String, Value>,
+    r: &DescribeGroupsResponse,
+) -> Result<i16, String> {
+    let g = r.groups.first().ok_or("DescribeGroups answered no group")?;
     line.insert("state".into(), text(&g.group_state));
     line.insert("protocol_type".into(), text(&g.protocol_type));
     line.insert("protocol_name".into(), text(&g.protocol_data));
@@ -187,7 +193,12 @@ pub fn group_line(at_ms: u64, after: &str, r: &DescribeGroupsResponse) -> Value 
     let statics: Map<String, Value> = g
         .members
         .iter()
-        .filter_map(|m| Some((m.group_instance_id.as_ref()?.as_str().to_string(), text(&m.member_id))))
+        .filter_map(|m| {
+            Some((
+                m.group_instance_id.as_ref()?.as_str().to_string(),
+                text(&m.member_id),
+            ))
+        })
         .collect();
     line.insert("static_members".into(), Value::Object(statics));
     if g.error_code != 0 {

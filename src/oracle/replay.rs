@@ -6,9 +6,10 @@
 //! Kafka answers it, so the others must not wait behind it: one thread per
 //! connection). After sending a step the replay waits up to `settle_ms`
 //! for its response, so that the steps of one instant reach the broker in
-//! the file's order; a response that came in that window was "answered at
-//! once" and gets the step's `at_ms`, a later one its arrival time divided
-//! by the scale and rounded. After each step a DescribeGroups gives the
+//! the file's order; a response that came in that window was answered at
+//! the step's instant and gets its `at_ms` (its own response, or a parked
+//! one that the step released), a later one its arrival time divided by
+//! the scale and rounded. After each step a DescribeGroups gives the
 //! step's `group` line; a `tick` is observed a quarter of a scaled
 //! millisecond after its instant, once the timers due then have fired (spec
 //! scenario-format.md: "every timer due at or before at_ms fires first").
@@ -89,7 +90,12 @@ impl Pool {
                 let result = conn.round_trip(&job.out, None);
                 let failed = result.is_err();
                 let at = Instant::now();
-                let _ = done.send(Done { worker, step: job.step, at, result });
+                let _ = done.send(Done {
+                    worker,
+                    step: job.step,
+                    at,
+                    result,
+                });
                 if failed {
                     break;
                 }
@@ -114,7 +120,7 @@ struct Run<'a> {
     pool: Pool,
     done: Receiver<Done>,
     admin: Connection,
-    txn: Option<(Connection, (i64, i16))>,
+    producer: Option<(i64, i16)>,
 }
 
 /// Replays `file` against the broker at `opts.bootstrap` and returns the
@@ -125,14 +131,21 @@ pub fn replay(file: &ScenarioFile, opts: &ReplayOptions) -> Result<Vec<Value>, S
         .requests
         .as_deref()
         .ok_or("replay needs a protocol scenario (\"requests\"); simulation scenarios drive simulated clients")?;
-    let group_id = opts.group_id.clone().unwrap_or_else(|| unique_group_id(&file.config.group_id));
+    let group_id = opts
+        .group_id
+        .clone()
+        .unwrap_or_else(|| unique_group_id(&file.config.group_id));
     let (address, node_id) = find_coordinator(&opts.bootstrap, &group_id, 0)?;
     let mut admin = Connection::open(&address)?;
     if !opts.skip_config_check {
         setup::check_broker_config(&mut admin, node_id, file, opts)?;
     }
     setup::create_topics(&mut admin, file)?;
-    let txn = match steps.iter().any(|s| s.commit.as_ref().is_some_and(|c| c.transactional)) {
+    setup::warm_offsets_log(&mut admin, file, &group_id)?;
+    let producer = match steps
+        .iter()
+        .any(|s| s.commit.as_ref().is_some_and(|c| c.transactional))
+    {
         true => Some(transactional_producer(&opts.bootstrap, &group_id)?),
         false => None,
     };
@@ -140,7 +153,11 @@ pub fn replay(file: &ScenarioFile, opts: &ReplayOptions) -> Result<Vec<Value>, S
     let mut run = Run {
         steps,
         file,
-        keys: steps.iter().enumerate().map(|(i, s)| step_key(&s.id, i)).collect(),
+        keys: steps
+            .iter()
+            .enumerate()
+            .map(|(i, s)| step_key(&s.id, i))
+            .collect(),
         opts,
         group_id,
         start: Instant::now(),
@@ -148,10 +165,14 @@ pub fn replay(file: &ScenarioFile, opts: &ReplayOptions) -> Result<Vec<Value>, S
         lines: Vec::new(),
         in_flight: BTreeSet::new(),
         waiting_for: None,
-        pool: Pool { address, workers: Vec::new(), done: done_tx },
+        pool: Pool {
+            address,
+            workers: Vec::new(),
+            done: done_tx,
+        },
         done,
         admin,
-        txn,
+        producer,
     };
     let warm = requests::describe(&run.group_id);
     run.pool.warm_up(&warm, WARM_CONNECTIONS)?;
@@ -161,7 +182,39 @@ pub fn replay(file: &ScenarioFile, opts: &ReplayOptions) -> Result<Vec<Value>, S
         run.play(i)?;
     }
     run.drain();
+    let order: BTreeMap<String, usize> = run.keys.iter().cloned().zip(0..).collect();
+    sort_simultaneous(&mut run.lines, &order);
     Ok(run.lines)
+}
+
+/// Responses that Kafka sends at one instant (the parked joins a join
+/// phase completes) come back on different connections in an arbitrary
+/// order (Kafka iterates a HashMap, spec §9 d); adjacent response lines
+/// with one `at_ms` are put in step order, as the simulator prints them.
+fn sort_simultaneous(lines: &mut [Value], order: &BTreeMap<String, usize>) {
+    let key = |l: &Value| {
+        let response = l.get("type").and_then(Value::as_str) == Some("response");
+        let at = l.get("at_ms").and_then(Value::as_u64);
+        response.then_some(at).flatten()
+    };
+    let step = |l: &Value| {
+        l.get("request")
+            .and_then(Value::as_str)
+            .and_then(|r| order.get(r).copied())
+            .unwrap_or(usize::MAX)
+    };
+    let mut start = 0;
+    while start < lines.len() {
+        let mut end = start + 1;
+        while end < lines.len()
+            && key(&lines[start]).is_some()
+            && key(&lines[end]) == key(&lines[start])
+        {
+            end += 1;
+        }
+        lines[start..end].sort_by_key(step);
+        start = end;
+    }
 }
 
 /// The scenario's group id with a suffix unique to this run, so replays
@@ -173,12 +226,14 @@ fn unique_group_id(base: &str) -> String {
     format!("{base}-{}-{nanos}", std::process::id())
 }
 
-fn transactional_producer(bootstrap: &str, group_id: &str) -> Result<(Connection, (i64, i16)), String> {
+fn transactional_producer(bootstrap: &str, group_id: &str) -> Result<(i64, i16), String> {
     let txn_id = requests::txn_id(group_id);
     let (address, _) = find_coordinator(bootstrap, &txn_id, 1)?;
     let mut conn = Connection::open(&address)?;
     let producer = setup::init_producer(&mut conn, &txn_id)?;
-    Ok((conn, producer))
+    // Once, before the clock starts: the transaction stays open for the run.
+    setup::add_offsets_to_txn(&mut conn, &txn_id, producer, group_id)?;
+    Ok(producer)
 }
 
 impl Run<'_> {
@@ -208,27 +263,24 @@ impl Run<'_> {
         }
         self.drain();
         let out = requests::describe(&self.group_id);
-        let ResponseKind::DescribeGroups(r) = self.admin.round_trip(&out, Some(Duration::from_secs(30)))? else {
+        let ResponseKind::DescribeGroups(r) =
+            self.admin.round_trip(&out, Some(Duration::from_secs(30)))?
+        else {
             return Err("DescribeGroups: unexpected response".into());
         };
-        self.lines.push(lines::group_line(step.at_ms, &self.keys[i], &r));
+        self.lines
+            .push(lines::group_line(step.at_ms, &self.keys[i], &r));
         Ok(())
     }
 
     fn send(&mut self, i: usize) -> Result<(), String> {
         let step = &self.steps[i];
-        let transactional = step.commit.as_ref().is_some_and(|c| c.transactional);
-        if transactional {
-            if let Some((conn, producer)) = &mut self.txn {
-                setup::add_offsets_to_txn(conn, &requests::txn_id(&self.group_id), *producer, &self.group_id)?;
-            }
-        }
         let cx = Context {
             group_id: &self.group_id,
             options: self.opts,
             config: &self.file.config,
             bindings: &self.bindings,
-            producer: self.txn.as_ref().map(|(_, p)| *p),
+            producer: self.producer,
         };
         let out = match requests::outgoing(step, &cx) {
             Ok(Some(out)) => out,
@@ -277,24 +329,33 @@ impl Run<'_> {
     }
 
     fn handle(&mut self, done: Done) {
-        self.debug(&format!("response to {} at {:.1} ms", self.keys[done.step], done.at.saturating_duration_since(self.start).as_secs_f64() * 1000.0));
+        self.debug(&format!(
+            "response to {} at {:.1} ms",
+            self.keys[done.step],
+            done.at.saturating_duration_since(self.start).as_secs_f64() * 1000.0
+        ));
         self.in_flight.remove(&done.step);
-        let step = &self.steps[done.step];
-        let at_ms = if self.waiting_for == Some(done.step) {
-            step.at_ms
-        } else {
-            self.virtual_ms(done.at)
+        // Whatever arrives while a step settles was answered at that step's
+        // instant (its own response, or a parked one its request released).
+        let at_ms = match self.waiting_for {
+            Some(current) => self.steps[current].at_ms,
+            None => self.virtual_ms(done.at),
         };
         if let Ok(r) = &done.result {
             self.bind(done.step, r);
         }
         let key = &self.keys[done.step];
-        let line = match done.result.and_then(|r| lines::response_line(at_ms, key, &r)) {
+        let line = match done
+            .result
+            .and_then(|r| lines::response_line(at_ms, key, &r))
+        {
             Ok(line) => {
                 self.pool.workers[done.worker].1 = false;
                 line
             }
-            Err(why) => json!({"at_ms": at_ms, "type": "replay", "event": "failed", "request": key, "text": why}),
+            Err(why) => {
+                json!({"at_ms": at_ms, "type": "replay", "event": "failed", "request": key, "text": why})
+            }
         };
         self.lines.push(line);
     }
@@ -302,7 +363,10 @@ impl Run<'_> {
     /// With GROUPSCOPE_REPLAY_DEBUG set, a timing line on stderr.
     fn debug(&self, what: &str) {
         if std::env::var_os("GROUPSCOPE_REPLAY_DEBUG").is_some() {
-            eprintln!("[{:9.1} ms real] {what}", self.start.elapsed().as_secs_f64() * 1000.0);
+            eprintln!(
+                "[{:9.1} ms real] {what}",
+                self.start.elapsed().as_secs_f64() * 1000.0
+            );
         }
     }
 

@@ -11,8 +11,8 @@ use kafka_protocol::messages::{
     consumer_protocol_assignment, join_group_request, leave_group_request, offset_commit_request,
     sync_group_request, txn_offset_commit_request, ApiKey, ConsumerProtocolAssignment,
     DescribeGroupsRequest, GroupId, HeartbeatRequest, JoinGroupRequest, LeaveGroupRequest,
-    OffsetCommitRequest, ProducerId, RequestKind, SyncGroupRequest, TopicName,
-    TransactionalId, TxnOffsetCommitRequest,
+    OffsetCommitRequest, ProducerId, RequestKind, SyncGroupRequest, TopicName, TransactionalId,
+    TxnOffsetCommitRequest,
 };
 use kafka_protocol::protocol::{Encodable, StrBytes};
 use std::collections::BTreeMap;
@@ -75,8 +75,16 @@ pub fn outgoing(step: &RequestStep, cx: &Context) -> Result<Option<Outgoing>, St
         let body = RequestKind::JoinGroup(join(j, cx)?);
         (ApiKey::JoinGroup, j.version, client(&j.client_id), body)
     } else if let Some(x) = &step.sync {
+        // v5 makes protocol type and name mandatory (Kafka:
+        // SyncGroupRequest.areMandatoryProtocolTypeAndNamePresent, else
+        // INCONSISTENT_GROUP_PROTOCOL); a step that names neither is sent as v4.
+        let version = if x.protocol_type.is_some() || x.protocol_name.is_some() {
+            SYNC_VERSION
+        } else {
+            SYNC_VERSION - 1
+        };
         let body = RequestKind::SyncGroup(sync(x, cx)?);
-        (ApiKey::SyncGroup, SYNC_VERSION, client("client"), body)
+        (ApiKey::SyncGroup, version, client("client"), body)
     } else if let Some(x) = &step.heartbeat {
         let mut r = HeartbeatRequest::default();
         r.group_id = cx.group();
@@ -203,7 +211,9 @@ fn leave(x: &LeaveSpec, cx: &Context) -> Result<LeaveGroupRequest, String> {
 }
 
 /// The offsets of a commit grouped by topic, in the file's (sorted) order.
-fn offsets_by_topic(offsets: &BTreeMap<String, i64>) -> Result<Vec<(String, Vec<(i32, i64)>)>, String> {
+fn offsets_by_topic(
+    offsets: &BTreeMap<String, i64>,
+) -> Result<Vec<(String, Vec<(i32, i64)>)>, String> {
     let mut topics: Vec<(String, Vec<(i32, i64)>)> = Vec::new();
     for (p, offset) in offsets {
         let tp = TopicPartition::parse(p).ok_or_else(|| format!("bad partition {p:?}"))?;

@@ -9,9 +9,9 @@ use super::wire::{Connection, Outgoing};
 use super::ReplayOptions;
 use crate::scenario::model::ScenarioFile;
 use kafka_protocol::messages::{
-    create_topics_request, describe_configs_request, AddOffsetsToTxnRequest, ApiKey,
-    CreateTopicsRequest, DescribeConfigsRequest, GroupId, InitProducerIdRequest, ProducerId,
-    RequestKind, ResponseKind, TopicName, TransactionalId,
+    create_topics_request, describe_configs_request, offset_commit_request, AddOffsetsToTxnRequest,
+    ApiKey, CreateTopicsRequest, DescribeConfigsRequest, GroupId, InitProducerIdRequest,
+    OffsetCommitRequest, ProducerId, RequestKind, ResponseKind, TopicName, TransactionalId,
 };
 use kafka_protocol::protocol::StrBytes;
 use std::time::Duration;
@@ -33,19 +33,43 @@ fn out(api: ApiKey, version: i16, body: RequestKind) -> Outgoing {
 
 /// The broker settings a scenario needs, scaled: (Kafka's name, value,
 /// the scripts/kafka variable that sets it).
-pub fn broker_settings(file: &ScenarioFile, opts: &ReplayOptions) -> Vec<(&'static str, String, &'static str)> {
+pub fn broker_settings(
+    file: &ScenarioFile,
+    opts: &ReplayOptions,
+) -> Vec<(&'static str, String, &'static str)> {
     let c = &file.config;
     vec![
-        ("group.initial.rebalance.delay.ms", opts.scaled(c.initial_rebalance_delay_ms).to_string(), "KAFKA_INITIAL_REBALANCE_DELAY_MS"),
-        ("group.min.session.timeout.ms", opts.scaled(c.min_session_timeout_ms).to_string(), "KAFKA_MIN_SESSION_TIMEOUT_MS"),
-        ("group.max.session.timeout.ms", opts.scaled(c.max_session_timeout_ms).to_string(), "KAFKA_MAX_SESSION_TIMEOUT_MS"),
-        ("group.max.size", c.max_size.map_or(i32::MAX.to_string(), |n| n.to_string()), "KAFKA_GROUP_MAX_SIZE"),
+        (
+            "group.initial.rebalance.delay.ms",
+            opts.scaled(c.initial_rebalance_delay_ms).to_string(),
+            "KAFKA_INITIAL_REBALANCE_DELAY_MS",
+        ),
+        (
+            "group.min.session.timeout.ms",
+            opts.scaled(c.min_session_timeout_ms).to_string(),
+            "KAFKA_MIN_SESSION_TIMEOUT_MS",
+        ),
+        (
+            "group.max.session.timeout.ms",
+            opts.scaled(c.max_session_timeout_ms).to_string(),
+            "KAFKA_MAX_SESSION_TIMEOUT_MS",
+        ),
+        (
+            "group.max.size",
+            c.max_size.map_or(i32::MAX.to_string(), |n| n.to_string()),
+            "KAFKA_GROUP_MAX_SIZE",
+        ),
     ]
 }
 
 /// DescribeConfigs of broker `node_id`: an error naming every group
 /// setting that differs from what the scenario needs.
-pub fn check_broker_config(conn: &mut Connection, node_id: i32, file: &ScenarioFile, opts: &ReplayOptions) -> Result<(), String> {
+pub fn check_broker_config(
+    conn: &mut Connection,
+    node_id: i32,
+    file: &ScenarioFile,
+    opts: &ReplayOptions,
+) -> Result<(), String> {
     let wanted = broker_settings(file, opts);
     let mut resource = describe_configs_request::DescribeConfigsResource::default();
     resource.resource_type = 4; // BROKER
@@ -53,12 +77,26 @@ pub fn check_broker_config(conn: &mut Connection, node_id: i32, file: &ScenarioF
     resource.configuration_keys = Some(wanted.iter().map(|(k, _, _)| s(k)).collect());
     let mut request = DescribeConfigsRequest::default();
     request.resources = vec![resource];
-    let ResponseKind::DescribeConfigs(r) = conn.round_trip(&out(ApiKey::DescribeConfigs, 4, RequestKind::DescribeConfigs(request)), TIMEOUT)? else {
+    let ResponseKind::DescribeConfigs(r) = conn.round_trip(
+        &out(
+            ApiKey::DescribeConfigs,
+            4,
+            RequestKind::DescribeConfigs(request),
+        ),
+        TIMEOUT,
+    )?
+    else {
         return Err("DescribeConfigs: unexpected response".into());
     };
-    let result = r.results.first().ok_or("DescribeConfigs answered no resource")?;
+    let result = r
+        .results
+        .first()
+        .ok_or("DescribeConfigs answered no resource")?;
     if result.error_code != 0 {
-        return Err(format!("DescribeConfigs: {}", error_name(result.error_code)));
+        return Err(format!(
+            "DescribeConfigs: {}",
+            error_name(result.error_code)
+        ));
     }
     let mut wrong = Vec::new();
     for (name, value, var) in &wanted {
@@ -68,7 +106,10 @@ pub fn check_broker_config(conn: &mut Connection, node_id: i32, file: &ScenarioF
             .find(|c| c.name.as_str() == *name)
             .and_then(|c| c.value.as_ref().map(|v| v.as_str().to_string()));
         if got.as_deref() != Some(value.as_str()) {
-            wrong.push(format!("{name} is {} but the scenario needs {value} ({var}={value} scripts/kafka start …)", got.unwrap_or_else(|| "unset".into())));
+            wrong.push(format!(
+                "{name} is {} but the scenario needs {value} ({var}={value} scripts/kafka start …)",
+                got.unwrap_or_else(|| "unset".into())
+            ));
         }
     }
     if wrong.is_empty() {
@@ -92,13 +133,21 @@ pub fn create_topics(conn: &mut Connection, file: &ScenarioFile) -> Result<(), S
         topic.replication_factor = 1;
         request.topics.push(topic);
     }
-    let ResponseKind::CreateTopics(r) = conn.round_trip(&out(ApiKey::CreateTopics, 5, RequestKind::CreateTopics(request)), TIMEOUT)? else {
+    let ResponseKind::CreateTopics(r) = conn.round_trip(
+        &out(ApiKey::CreateTopics, 5, RequestKind::CreateTopics(request)),
+        TIMEOUT,
+    )?
+    else {
         return Err("CreateTopics: unexpected response".into());
     };
     for t in &r.topics {
         // 36 = TOPIC_ALREADY_EXISTS.
         if t.error_code != 0 && t.error_code != 36 {
-            return Err(format!("creating topic {}: {}", t.name.0.as_str(), error_name(t.error_code)));
+            return Err(format!(
+                "creating topic {}: {}",
+                t.name.0.as_str(),
+                error_name(t.error_code)
+            ));
         }
     }
     Ok(())
@@ -113,7 +162,15 @@ pub fn init_producer(conn: &mut Connection, transactional_id: &str) -> Result<(i
     request.producer_id = ProducerId(-1);
     request.producer_epoch = -1;
     for _ in 0..100 {
-        let ResponseKind::InitProducerId(r) = conn.round_trip(&out(ApiKey::InitProducerId, 4, RequestKind::InitProducerId(request.clone())), TIMEOUT)? else {
+        let ResponseKind::InitProducerId(r) = conn.round_trip(
+            &out(
+                ApiKey::InitProducerId,
+                4,
+                RequestKind::InitProducerId(request.clone()),
+            ),
+            TIMEOUT,
+        )?
+        else {
             return Err("InitProducerId: unexpected response".into());
         };
         match r.error_code {
@@ -129,14 +186,27 @@ pub fn init_producer(conn: &mut Connection, transactional_id: &str) -> Result<(i
 /// AddOffsetsToTxn (v3): puts the group's offsets partition in the
 /// producer's transaction, as a transactional producer does before
 /// TxnOffsetCommit (Kafka: `TransactionManager.sendOffsetsToTransaction`).
-pub fn add_offsets_to_txn(conn: &mut Connection, transactional_id: &str, producer: (i64, i16), group_id: &str) -> Result<(), String> {
+pub fn add_offsets_to_txn(
+    conn: &mut Connection,
+    transactional_id: &str,
+    producer: (i64, i16),
+    group_id: &str,
+) -> Result<(), String> {
     let mut request = AddOffsetsToTxnRequest::default();
     request.transactional_id = TransactionalId(s(transactional_id));
     request.producer_id = ProducerId(producer.0);
     request.producer_epoch = producer.1;
     request.group_id = GroupId(s(group_id));
     for _ in 0..100 {
-        let ResponseKind::AddOffsetsToTxn(r) = conn.round_trip(&out(ApiKey::AddOffsetsToTxn, 3, RequestKind::AddOffsetsToTxn(request.clone())), TIMEOUT)? else {
+        let ResponseKind::AddOffsetsToTxn(r) = conn.round_trip(
+            &out(
+                ApiKey::AddOffsetsToTxn,
+                3,
+                RequestKind::AddOffsetsToTxn(request.clone()),
+            ),
+            TIMEOUT,
+        )?
+        else {
             return Err("AddOffsetsToTxn: unexpected response".into());
         };
         match r.error_code {
@@ -146,4 +216,41 @@ pub fn add_offsets_to_txn(conn: &mut Connection, transactional_id: &str, produce
         }
     }
     Err("AddOffsetsToTxn: the transaction coordinator kept answering a retriable error".into())
+}
+
+/// A simple-group OffsetCommit (v8) of the first topic's partition 0 for a
+/// throwaway group: the first write to `__consumer_offsets` is slow (new
+/// log segment), and it belongs before the clock starts, not in a step.
+pub fn warm_offsets_log(
+    conn: &mut Connection,
+    file: &ScenarioFile,
+    group_id: &str,
+) -> Result<(), String> {
+    let Some(topic) = file.topics.first() else {
+        return Ok(());
+    };
+    let mut partition = offset_commit_request::OffsetCommitRequestPartition::default();
+    partition.partition_index = 0;
+    let mut t = offset_commit_request::OffsetCommitRequestTopic::default();
+    t.name = TopicName(s(&topic.name));
+    t.partitions = vec![partition];
+    let mut request = OffsetCommitRequest::default();
+    request.group_id = GroupId(s(&format!("{group_id}-warm-up")));
+    request.generation_id_or_member_epoch = -1;
+    request.retention_time_ms = -1;
+    request.topics = vec![t];
+    let ResponseKind::OffsetCommit(r) = conn.round_trip(
+        &out(ApiKey::OffsetCommit, 8, RequestKind::OffsetCommit(request)),
+        TIMEOUT,
+    )?
+    else {
+        return Err("OffsetCommit (warm-up): unexpected response".into());
+    };
+    match r.topics.first().and_then(|t| t.partitions.first()) {
+        Some(p) if p.error_code != 0 => Err(format!(
+            "OffsetCommit (warm-up): {}",
+            error_name(p.error_code)
+        )),
+        _ => Ok(()),
+    }
 }

@@ -65,8 +65,9 @@ impl Connection {
             .write_all(&frame)
             .map_err(|e| format!("{}: sending {:?}: {e}", self.address, out.api))?;
         let mut body = self.read_frame(out.api)?;
-        let header = ResponseHeader::decode(&mut body, out.api.response_header_version(out.version))
-            .map_err(|e| format!("{:?} response header: {e}", out.api))?;
+        let header =
+            ResponseHeader::decode(&mut body, out.api.response_header_version(out.version))
+                .map_err(|e| format!("{:?} response header: {e}", out.api))?;
         if header.correlation_id != self.correlation_id {
             return Err(format!(
                 "{:?}: response correlation id {} for request {}",

@@ -37,7 +37,10 @@ fn report(name: &str, judgement: &Judgement) -> bool {
         say(&format!("PASS {name}{unseen}"));
         true
     } else {
-        say(&format!("FAIL {name}: {}{unseen}", judgement.failures.join("; ")));
+        say(&format!(
+            "FAIL {name}: {}{unseen}",
+            judgement.failures.join("; ")
+        ));
         false
     }
 }
@@ -45,7 +48,10 @@ fn report(name: &str, judgement: &Judgement) -> bool {
 /// `check --trace TRACE FILE`: judges a recorded trace. Exit 0, 1 or 2.
 pub fn check_trace(files: &[String], trace_path: &str) -> i32 {
     let [path] = files else {
-        eprintln!("groupscope: --trace judges one trace against one FILE (got {} files)", files.len());
+        eprintln!(
+            "groupscope: --trace judges one trace against one FILE (got {} files)",
+            files.len()
+        );
         return 2;
     };
     let file = match load(path) {
@@ -75,15 +81,23 @@ fn read_trace(path: &str) -> Result<Vec<Value>, String> {
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(n, l)| {
-            serde_json::from_str(l).map_err(|e| format!("{path}:{}: not a JSON trace line: {e}", n + 1))
+            serde_json::from_str(l)
+                .map_err(|e| format!("{path}:{}: not a JSON trace line: {e}", n + 1))
         })
         .collect()
 }
 
 /// `replay`: one trace on stdout, or with `check` a verdict per file.
-pub fn replay_files(files: &[String], opts: &ReplayOptions, check: bool, trace_dir: Option<&str>) -> i32 {
+pub fn replay_files(
+    files: &[String],
+    opts: &ReplayOptions,
+    check: bool,
+    trace_dir: Option<&str>,
+) -> i32 {
     if !check && files.len() != 1 {
-        eprintln!("groupscope: replay prints one trace: give one FILE, or --check to judge several");
+        eprintln!(
+            "groupscope: replay prints one trace: give one FILE, or --check to judge several"
+        );
         return 2;
     }
     let (mut passed, mut failed) = (0, 0);
@@ -103,7 +117,9 @@ pub fn replay_files(files: &[String], opts: &ReplayOptions, check: bool, trace_d
             }
         };
         if !check {
-            let _ = std::io::stdout().lock().write_all(scenario::to_ndjson(&trace).as_bytes());
+            let _ = std::io::stdout()
+                .lock()
+                .write_all(scenario::to_ndjson(&trace).as_bytes());
             return 0;
         }
         if let Some(dir) = trace_dir {
@@ -118,7 +134,10 @@ pub fn replay_files(files: &[String], opts: &ReplayOptions, check: bool, trace_d
             failed += 1;
         }
     }
-    say(&format!("{passed} passed, {failed} failed (against the broker at {})", opts.bootstrap));
+    say(&format!(
+        "{passed} passed, {failed} failed (against the broker at {})",
+        opts.bootstrap
+    ));
     i32::from(failed > 0)
 }
 
