@@ -117,6 +117,8 @@ struct Run<'a> {
     lines: Vec<Value>,
     in_flight: BTreeSet<usize>,
     waiting_for: Option<usize>,
+    /// The last step sent, and when.
+    last_sent: Option<(usize, Instant)>,
     pool: Pool,
     done: Receiver<Done>,
     admin: Connection,
@@ -142,13 +144,9 @@ pub fn replay(file: &ScenarioFile, opts: &ReplayOptions) -> Result<Vec<Value>, S
     }
     setup::create_topics(&mut admin, file)?;
     setup::warm_offsets_log(&mut admin, file, &group_id)?;
-    let producer = match steps
-        .iter()
-        .any(|s| s.commit.as_ref().is_some_and(|c| c.transactional))
-    {
-        true => Some(transactional_producer(&opts.bootstrap, &group_id)?),
-        false => None,
-    };
+    let producer = needs_producer(steps)
+        .then(|| transactional_producer(&opts.bootstrap, &group_id))
+        .transpose()?;
     let (done_tx, done) = channel();
     let mut run = Run {
         steps,
@@ -165,6 +163,7 @@ pub fn replay(file: &ScenarioFile, opts: &ReplayOptions) -> Result<Vec<Value>, S
         lines: Vec::new(),
         in_flight: BTreeSet::new(),
         waiting_for: None,
+        last_sent: None,
         pool: Pool {
             address,
             workers: Vec::new(),
@@ -215,6 +214,12 @@ fn sort_simultaneous(lines: &mut [Value], order: &BTreeMap<String, usize>) {
         lines[start..end].sort_by_key(step);
         start = end;
     }
+}
+
+fn needs_producer(steps: &[RequestStep]) -> bool {
+    steps
+        .iter()
+        .any(|s| s.commit.as_ref().is_some_and(|c| c.transactional))
 }
 
 /// The scenario's group id with a suffix unique to this run, so replays
@@ -293,6 +298,7 @@ impl Run<'_> {
         };
         self.debug(&format!("send {} ({:?})", self.keys[i], out.api));
         self.pool.dispatch(Job { step: i, out })?;
+        self.last_sent = Some((i, Instant::now()));
         self.in_flight.insert(i);
         self.waiting_for = Some(i);
         let settle = Instant::now() + Duration::from_millis(self.opts.settle_ms);
@@ -335,11 +341,16 @@ impl Run<'_> {
             done.at.saturating_duration_since(self.start).as_secs_f64() * 1000.0
         ));
         self.in_flight.remove(&done.step);
-        // Whatever arrives while a step settles was answered at that step's
-        // instant (its own response, or a parked one its request released).
-        let at_ms = match self.waiting_for {
-            Some(current) => self.steps[current].at_ms,
-            None => self.virtual_ms(done.at),
+        // Whatever arrives while a step settles, or within a quarter of a
+        // scaled ms of its sending, was answered at that step's instant (its
+        // own response, or a parked one its request released).
+        let window = Duration::from_millis(self.opts.settle_ms.max(self.opts.time_scale / 4));
+        let at_ms = match (self.waiting_for, self.last_sent) {
+            (Some(current), _) => self.steps[current].at_ms,
+            (None, Some((step, sent))) if done.at.saturating_duration_since(sent) <= window => {
+                self.steps[step].at_ms
+            }
+            _ => self.virtual_ms(done.at),
         };
         if let Ok(r) = &done.result {
             self.bind(done.step, r);

@@ -210,11 +210,12 @@ fn leave(x: &LeaveSpec, cx: &Context) -> Result<LeaveGroupRequest, String> {
     Ok(r)
 }
 
+/// Offsets by topic: (topic, [(partition, offset)]).
+type TopicOffsets = Vec<(String, Vec<(i32, i64)>)>;
+
 /// The offsets of a commit grouped by topic, in the file's (sorted) order.
-fn offsets_by_topic(
-    offsets: &BTreeMap<String, i64>,
-) -> Result<Vec<(String, Vec<(i32, i64)>)>, String> {
-    let mut topics: Vec<(String, Vec<(i32, i64)>)> = Vec::new();
+fn offsets_by_topic(offsets: &BTreeMap<String, i64>) -> Result<TopicOffsets, String> {
+    let mut topics: TopicOffsets = Vec::new();
     for (p, offset) in offsets {
         let tp = TopicPartition::parse(p).ok_or_else(|| format!("bad partition {p:?}"))?;
         let index = i32::try_from(tp.partition).map_err(|_| format!("bad partition {p:?}"))?;
@@ -258,11 +259,7 @@ fn commit(x: &CommitSpec, cx: &Context) -> Result<Outgoing, String> {
 }
 
 /// TxnOffsetCommit v3 from the replay's transactional producer.
-fn txn_commit(
-    x: &CommitSpec,
-    cx: &Context,
-    topics: Vec<(String, Vec<(i32, i64)>)>,
-) -> Result<Outgoing, String> {
+fn txn_commit(x: &CommitSpec, cx: &Context, topics: TopicOffsets) -> Result<Outgoing, String> {
     let (producer_id, producer_epoch) = cx.producer.unwrap_or((-1, -1));
     let mut r = TxnOffsetCommitRequest::default();
     r.transactional_id = TransactionalId(s(&txn_id(cx.group_id)));
