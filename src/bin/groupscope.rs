@@ -74,10 +74,10 @@ mod cli {
             bootstrap: String,
             /// Multiplies every time of the scenario (steps, timeouts; the
             /// broker must run with the group settings times N too).
-            #[arg(long, value_name = "N", default_value_t = 40, value_parser = clap::value_parser!(u64).range(1..=1000))]
+            #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1000))]
             time_scale: u64,
             /// Real ms to wait for a step's response before the next step.
-            #[arg(long, value_name = "MS", default_value_t = 25, value_parser = clap::value_parser!(u64).range(0..=10000))]
+            #[arg(long, value_name = "MS", default_value_t = 40, value_parser = clap::value_parser!(u64).range(0..=10000))]
             settle_ms: u64,
             /// Real ms taken off every scaled timeout so a timer due at a
             /// step's instant fires before the step (default: N / 4).

@@ -14,6 +14,9 @@ pub mod requests;
 pub mod setup;
 pub mod wire;
 
+#[cfg(test)]
+mod tests;
+
 pub use replay::replay;
 
 use crate::scenario::check::check;

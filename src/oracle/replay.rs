@@ -6,11 +6,15 @@
 //! Kafka answers it, so the others must not wait behind it: one thread per
 //! connection). After sending a step the replay waits up to `settle_ms`
 //! for its response, so that the steps of one instant reach the broker in
-//! the file's order; a response that came in that window was answered at
+//! the file's order; a step that GroupScope's own run parks (a JoinGroup
+//! or SyncGroup answered later) is given only a tenth of a scaled ms, enough for
+//! the broker to read it, so that parked steps do not push the later steps
+//! of their instant (and the timers those arm) late. GroupScope's run only
+//! paces the replay; what the broker answers is judged on its own. a response that came in that window was answered at
 //! the step's instant and gets its `at_ms` (its own response, or a parked
 //! one that the step released), a later one its arrival time divided by
 //! the scale and rounded. After each step a DescribeGroups gives the
-//! step's `group` line; a `tick` is observed a quarter of a scaled
+//! step's `group` line; a `tick` is observed 0.4 of a scaled
 //! millisecond after its instant, once the timers due then have fired (spec
 //! scenario-format.md: "every timer due at or before at_ms fires first").
 
@@ -26,6 +30,13 @@ use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
+
+/// Real ms given to a step that GroupScope's run parks before the next
+/// step, at least: a tenth of a scaled ms (10 ms at the default scale).
+const PARKED_GAP_MS: u64 = 5;
+
+/// Real ms a step waits for a response that binds a `$NAME` it needs.
+const BIND_WAIT_MS: u64 = 1000;
 
 /// Connections opened before the first step (more open on demand).
 const WARM_CONNECTIONS: usize = 4;
@@ -117,6 +128,8 @@ struct Run<'a> {
     lines: Vec<Value>,
     in_flight: BTreeSet<usize>,
     waiting_for: Option<usize>,
+    /// Steps that GroupScope's own run answers after the step (parked).
+    parked: BTreeSet<usize>,
     /// The last step sent, and when.
     last_sent: Option<(usize, Instant)>,
     pool: Pool,
@@ -144,6 +157,7 @@ pub fn replay(file: &ScenarioFile, opts: &ReplayOptions) -> Result<Vec<Value>, S
     }
     setup::create_topics(&mut admin, file)?;
     setup::warm_offsets_log(&mut admin, file, &group_id)?;
+    setup::warm_group_apis(&mut admin, &group_id)?;
     let producer = needs_producer(steps)
         .then(|| transactional_producer(&opts.bootstrap, &group_id))
         .transpose()?;
@@ -164,6 +178,7 @@ pub fn replay(file: &ScenarioFile, opts: &ReplayOptions) -> Result<Vec<Value>, S
         in_flight: BTreeSet::new(),
         waiting_for: None,
         last_sent: None,
+        parked: parked_steps(file),
         pool: Pool {
             address,
             workers: Vec::new(),
@@ -190,7 +205,7 @@ pub fn replay(file: &ScenarioFile, opts: &ReplayOptions) -> Result<Vec<Value>, S
 /// phase completes) come back on different connections in an arbitrary
 /// order (Kafka iterates a HashMap, spec §9 d); adjacent response lines
 /// with one `at_ms` are put in step order, as the simulator prints them.
-fn sort_simultaneous(lines: &mut [Value], order: &BTreeMap<String, usize>) {
+pub(crate) fn sort_simultaneous(lines: &mut [Value], order: &BTreeMap<String, usize>) {
     let key = |l: &Value| {
         let response = l.get("type").and_then(Value::as_str) == Some("response");
         let at = l.get("at_ms").and_then(Value::as_u64);
@@ -214,6 +229,40 @@ fn sort_simultaneous(lines: &mut [Value], order: &BTreeMap<String, usize>) {
         lines[start..end].sort_by_key(step);
         start = end;
     }
+}
+
+/// The steps whose response GroupScope's own run prints after the step's
+/// `group` line (answered later: parked), or not at all.
+fn parked_steps(file: &ScenarioFile) -> BTreeSet<usize> {
+    let Ok(trace) = crate::scenario::run(file, None) else {
+        return BTreeSet::new();
+    };
+    let steps = file.requests.as_deref().unwrap_or_default();
+    let keys: Vec<String> = steps
+        .iter()
+        .enumerate()
+        .map(|(i, s)| step_key(&s.id, i))
+        .collect();
+    let mut answered = BTreeSet::new();
+    let mut parked = BTreeSet::new();
+    for line in &trace {
+        let field = |k: &str| line.get(k).and_then(Value::as_str);
+        match field("type") {
+            Some("response") => {
+                answered.insert(field("request").unwrap_or_default().to_string());
+            }
+            Some("group") => {
+                let after = field("after").unwrap_or_default();
+                if let Some(i) = keys.iter().position(|k| k == after) {
+                    if steps[i].tick.is_none() && !answered.contains(after) {
+                        parked.insert(i);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    parked
 }
 
 fn needs_producer(steps: &[RequestStep]) -> bool {
@@ -246,11 +295,12 @@ impl Run<'_> {
         self.start + Duration::from_millis(virtual_ms.saturating_mul(self.opts.time_scale))
     }
 
-    /// Real time since the start, plus the timer lead (timers fire that
-    /// much early), divided by the scale, rounded to whole ms.
+    /// Real time since the start divided by the scale, rounded to whole
+    /// ms: half a scaled ms either way. A timer due at T fires up to one
+    /// lead early (two for an initial delay extended once) and some ms
+    /// late; both stay inside that window at the default lead.
     fn virtual_ms(&self, at: Instant) -> u64 {
-        let real_ms = at.saturating_duration_since(self.start).as_secs_f64() * 1000.0
-            + self.opts.timer_lead_ms as f64;
+        let real_ms = at.saturating_duration_since(self.start).as_secs_f64() * 1000.0;
         (real_ms / self.opts.time_scale as f64).round() as u64
     }
 
@@ -260,11 +310,12 @@ impl Run<'_> {
         self.wait_until(self.real(step.at_ms));
         self.send(i)?;
         if step.tick.is_some() {
-            // A quarter of a scaled ms: after the timers due now (they fire
-            // up to the timer lead early), before those due a ms later.
-            let quarter = Duration::from_micros(self.opts.time_scale * 250);
+            // 0.4 of a scaled ms: after the timers due now (they fire up to
+            // a lead early and some ms late), before those due a ms later
+            // (up to two leads early).
+            let observe = Duration::from_micros(self.opts.time_scale * 400);
             let next = self.steps.get(i + 1).map_or(u64::MAX, |s| s.at_ms);
-            self.wait_until((self.real(step.at_ms) + quarter).min(self.real(next)));
+            self.wait_until((self.real(step.at_ms) + observe).min(self.real(next)));
         }
         self.drain();
         let out = requests::describe(&self.group_id);
@@ -278,20 +329,35 @@ impl Run<'_> {
         Ok(())
     }
 
+    /// The step's request; while a `$NAME` it needs is not bound yet and
+    /// a response is still on its way, waits for it (up to `BIND_WAIT_MS`):
+    /// a response Kafka sent at once but slowly is still "at once".
+    fn request_of(&mut self, i: usize) -> Result<Option<Outgoing>, String> {
+        let deadline = Instant::now() + Duration::from_millis(BIND_WAIT_MS);
+        loop {
+            let cx = Context {
+                group_id: &self.group_id,
+                options: self.opts,
+                config: &self.file.config,
+                bindings: &self.bindings,
+                producer: self.producer,
+            };
+            match requests::outgoing(&self.steps[i], &cx) {
+                Err(_) if !self.in_flight.is_empty() && Instant::now() < deadline => {
+                    self.receive_until(deadline)
+                }
+                other => return other,
+            }
+        }
+    }
+
     fn send(&mut self, i: usize) -> Result<(), String> {
-        let step = &self.steps[i];
-        let cx = Context {
-            group_id: &self.group_id,
-            options: self.opts,
-            config: &self.file.config,
-            bindings: &self.bindings,
-            producer: self.producer,
-        };
-        let out = match requests::outgoing(step, &cx) {
+        let out = match self.request_of(i) {
             Ok(Some(out)) => out,
             Ok(None) => return Ok(()),
             Err(why) => {
-                let line = json!({"at_ms": step.at_ms, "type": "replay", "event": "not_sent", "request": self.keys[i], "text": why});
+                let at_ms = self.steps[i].at_ms;
+                let line = json!({"at_ms": at_ms, "type": "replay", "event": "not_sent", "request": self.keys[i], "text": why});
                 self.lines.push(line);
                 return Ok(());
             }
@@ -301,7 +367,14 @@ impl Run<'_> {
         self.last_sent = Some((i, Instant::now()));
         self.in_flight.insert(i);
         self.waiting_for = Some(i);
-        let settle = Instant::now() + Duration::from_millis(self.opts.settle_ms);
+        let wait_ms = if self.parked.contains(&i) {
+            PARKED_GAP_MS
+                .max(self.opts.time_scale / 10)
+                .min(self.opts.settle_ms)
+        } else {
+            self.opts.settle_ms
+        };
+        let settle = Instant::now() + Duration::from_millis(wait_ms);
         while self.in_flight.contains(&i) && Instant::now() < settle {
             self.receive_until(settle);
         }

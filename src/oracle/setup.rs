@@ -9,9 +9,10 @@ use super::wire::{Connection, Outgoing};
 use super::ReplayOptions;
 use crate::scenario::model::ScenarioFile;
 use kafka_protocol::messages::{
-    create_topics_request, describe_configs_request, offset_commit_request, AddOffsetsToTxnRequest,
-    ApiKey, CreateTopicsRequest, DescribeConfigsRequest, GroupId, InitProducerIdRequest,
-    OffsetCommitRequest, ProducerId, RequestKind, ResponseKind, TopicName, TransactionalId,
+    create_topics_request, describe_configs_request, join_group_request, offset_commit_request,
+    AddOffsetsToTxnRequest, ApiKey, CreateTopicsRequest, DescribeConfigsRequest, GroupId,
+    HeartbeatRequest, InitProducerIdRequest, JoinGroupRequest, OffsetCommitRequest, ProducerId,
+    RequestKind, ResponseKind, TopicName, TransactionalId,
 };
 use kafka_protocol::protocol::StrBytes;
 use std::time::Duration;
@@ -253,4 +254,32 @@ pub fn warm_offsets_log(
         )),
         _ => Ok(()),
     }
+}
+
+/// A JoinGroup (v4, no member id: answered MEMBER_ID_REQUIRED at once) and
+/// a Heartbeat of an unknown member (UNKNOWN_MEMBER_ID) to a throwaway
+/// group, so that the broker's first JoinGroup and Heartbeat, which are
+/// slow on a fresh broker, are not a step's.
+pub fn warm_group_apis(conn: &mut Connection, group_id: &str) -> Result<(), String> {
+    let group = GroupId(s(&format!("{group_id}-warm-up")));
+    let mut join = JoinGroupRequest::default();
+    join.group_id = group.clone();
+    join.session_timeout_ms = 30_000;
+    join.rebalance_timeout_ms = 30_000;
+    join.protocol_type = s("consumer");
+    let mut protocol = join_group_request::JoinGroupRequestProtocol::default();
+    protocol.name = s("range");
+    join.protocols = vec![protocol];
+    conn.round_trip(
+        &out(ApiKey::JoinGroup, 4, RequestKind::JoinGroup(join)),
+        TIMEOUT,
+    )?;
+    let mut heartbeat = HeartbeatRequest::default();
+    heartbeat.group_id = group;
+    heartbeat.member_id = s("unknown");
+    conn.round_trip(
+        &out(ApiKey::Heartbeat, 4, RequestKind::Heartbeat(heartbeat)),
+        TIMEOUT,
+    )?;
+    Ok(())
 }
