@@ -76,3 +76,20 @@ fn check_trace_reports_a_wrong_answer_by_step_and_field_and_exits_one() {
         "{report}"
     );
 }
+
+#[test]
+fn groupscope_passes_the_scenarios_written_for_the_differential_runs() {
+    let dir = repo("tests/kafka-oracle");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path().display().to_string())
+        .filter(|p| p.ends_with(".json"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no scenario in {dir}");
+    let mut args = vec!["check"];
+    args.extend(files.iter().map(String::as_str));
+    let out = cli(&args);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+}

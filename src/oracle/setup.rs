@@ -240,20 +240,31 @@ pub fn warm_offsets_log(
     request.generation_id_or_member_epoch = -1;
     request.retention_time_ms = -1;
     request.topics = vec![t];
-    let ResponseKind::OffsetCommit(r) = conn.round_trip(
-        &out(ApiKey::OffsetCommit, 8, RequestKind::OffsetCommit(request)),
-        TIMEOUT,
-    )?
-    else {
-        return Err("OffsetCommit (warm-up): unexpected response".into());
-    };
-    match r.topics.first().and_then(|t| t.partitions.first()) {
-        Some(p) if p.error_code != 0 => Err(format!(
-            "OffsetCommit (warm-up): {}",
-            error_name(p.error_code)
-        )),
-        _ => Ok(()),
+    // A fresh broker is still loading `__consumer_offsets` for a moment
+    // (COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE,
+    // NOT_COORDINATOR), and a topic just created may not be in its metadata
+    // yet (UNKNOWN_TOPIC_OR_PARTITION): the steps' commits need both.
+    for _ in 0..100 {
+        let body = RequestKind::OffsetCommit(request.clone());
+        let ResponseKind::OffsetCommit(r) =
+            conn.round_trip(&out(ApiKey::OffsetCommit, 8, body), TIMEOUT)?
+        else {
+            return Err("OffsetCommit (warm-up): unexpected response".into());
+        };
+        match r
+            .topics
+            .first()
+            .and_then(|t| t.partitions.first())
+            .map(|p| p.error_code)
+        {
+            Some(3 | 14..=16) => std::thread::sleep(Duration::from_millis(200)),
+            Some(code) if code != 0 => {
+                return Err(format!("OffsetCommit (warm-up): {}", error_name(code)))
+            }
+            _ => return Ok(()),
+        }
     }
+    Err("OffsetCommit (warm-up): the group coordinator never finished loading".into())
 }
 
 /// A JoinGroup (v4, no member id: answered MEMBER_ID_REQUIRED at once) and
