@@ -20,6 +20,10 @@
 //!   typed records in, text out; the CLI and the app share them.
 //! - [`ui`]: the app state and reducer (native, tested) and the Yew view
 //!   over it (wasm only).
+//! - `oracle` (native only): replays protocol scenarios against a real
+//!   Kafka broker over the wire protocol and judges its answers with the
+//!   scenario's expectations (FIDELITY.md). Beside `export`: it uses
+//!   `scenario` and `ids`.
 
 pub mod assignor;
 pub mod coordinator;
@@ -27,6 +31,8 @@ pub mod defaults;
 pub mod export;
 pub mod ids;
 pub mod narrate;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod oracle;
 pub mod scenario;
 pub mod sim;
 

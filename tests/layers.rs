@@ -38,6 +38,8 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
                 "scenario",
             ][..],
         ),
+        // Native only: replays scenarios against a real Kafka broker.
+        ("oracle", &["ids", "scenario"][..]),
         (
             "ui",
             &[

@@ -6,6 +6,8 @@
 //! groupscope summary FILE...       # a table of simulation summaries
 //! groupscope sweep FILE [--restart-ms FROM..TO] [--steps N]   # static vs dynamic over restart durations
 //! groupscope export FILE --format ndjson|markdown|mermaid|svg [--seed N] [--from-ms A] [--to-ms B]
+//! groupscope replay --bootstrap HOST:PORT [--time-scale N] [--check] FILE...   # against a real Kafka broker
+//! groupscope check --trace TRACE FILE   # judges a recorded (broker) trace with FILE's expectations
 //! ```
 //! Exit codes: 0 ok, 1 an expectation failed, 2 bad input.
 
@@ -18,7 +20,12 @@ fn main() {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
+#[path = "groupscope/oracle.rs"]
+mod oracle;
+
+#[cfg(not(target_arch = "wasm32"))]
 mod cli {
+    use super::oracle;
     use clap::{Parser, Subcommand};
     use groupscope::scenario::{self, check::check, ScenarioFile};
     use std::io::Write;
@@ -50,6 +57,45 @@ mod cli {
         /// Runs each file and checks its "expect" blocks.
         Check {
             /// The scenario files (JSON).
+            #[arg(value_name = "FILE", required = true)]
+            files: Vec<String>,
+            /// Judges this NDJSON trace (e.g. a real broker's, from `replay`)
+            /// instead of running the one FILE; group-line fields a broker
+            /// cannot show are reported as not observed.
+            #[arg(long, value_name = "TRACE")]
+            trace: Option<String>,
+        },
+        /// Replays protocol scenarios against a real Kafka broker in real
+        /// time and prints the broker's trace (one FILE), or judges it with
+        /// each file's expectations (--check). See FIDELITY.md.
+        Replay {
+            /// Any broker of the cluster, HOST:PORT (scripts/kafka start: 127.0.0.1:19092).
+            #[arg(long, value_name = "HOST:PORT")]
+            bootstrap: String,
+            /// Multiplies every time of the scenario (steps, timeouts; the
+            /// broker must run with the group settings times N too).
+            #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1000))]
+            time_scale: u64,
+            /// Real ms to wait for a step's response before the next step.
+            #[arg(long, value_name = "MS", default_value_t = 40, value_parser = clap::value_parser!(u64).range(0..=10000))]
+            settle_ms: u64,
+            /// Real ms taken off every scaled timeout so a timer due at a
+            /// step's instant fires before the step (default: N / 4).
+            #[arg(long, value_name = "MS")]
+            timer_lead_ms: Option<u64>,
+            /// The group id (default: the scenario's, made unique per run).
+            #[arg(long, value_name = "ID")]
+            group_id: Option<String>,
+            /// Replays even if the broker's group settings differ from the scenario's.
+            #[arg(long)]
+            skip_config_check: bool,
+            /// Judges each broker trace with its file's expectations (exit 1 on a failure).
+            #[arg(long)]
+            check: bool,
+            /// With --check: writes each broker trace to DIR/<file name>.ndjson.
+            #[arg(long, value_name = "DIR")]
+            trace_dir: Option<String>,
+            /// Protocol scenario files (JSON); one unless --check.
             #[arg(value_name = "FILE", required = true)]
             files: Vec<String>,
         },
@@ -122,7 +168,32 @@ mod cli {
         };
         match cli.command {
             Command::Run { file, seed } => run(&file, seed),
-            Command::Check { files } => check_files(&files),
+            Command::Check { files, trace: None } => check_files(&files),
+            Command::Check {
+                files,
+                trace: Some(trace),
+            } => oracle::check_trace(&files, &trace),
+            Command::Replay {
+                bootstrap,
+                time_scale,
+                settle_ms,
+                timer_lead_ms,
+                group_id,
+                skip_config_check,
+                check,
+                trace_dir,
+                files,
+            } => {
+                let opts = groupscope::oracle::ReplayOptions {
+                    bootstrap,
+                    time_scale,
+                    settle_ms,
+                    timer_lead_ms: timer_lead_ms.unwrap_or(time_scale / 4),
+                    group_id,
+                    skip_config_check,
+                };
+                oracle::replay_files(&files, &opts, check, trace_dir.as_deref())
+            }
             Command::Summary { files } => summary_table(&files),
             Command::Sweep {
                 file,

@@ -1,0 +1,95 @@
+//! `groupscope replay` and `check --trace` as a user meets them without a
+//! broker: a broker that does not answer is a clear error (exit 2), and a
+//! recorded broker trace is judged with the file's expectations, with the
+//! group-line fields a broker cannot show reported as not observable.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn cli(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_groupscope"))
+        .args(args)
+        .output()
+        .expect("the CLI runs")
+}
+
+fn repo(path: &str) -> String {
+    format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn temp(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("groupscope-oracle-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+const T05: &str = "tests/conformance/T05-single-static-member-first-join-describe.json";
+
+#[test]
+fn replay_against_a_port_where_no_broker_listens_exits_two_naming_the_address() {
+    // Port 9 (discard) on loopback: nothing listens there on a test machine.
+    let out = cli(&["replay", "--bootstrap", "127.0.0.1:9", &repo(T05)]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("127.0.0.1:9"), "{err}");
+    assert!(err.contains("cannot connect"), "{err}");
+}
+
+#[test]
+fn replay_refuses_a_simulation_scenario() {
+    let out = cli(&[
+        "replay",
+        "--bootstrap",
+        "127.0.0.1:9",
+        &repo("static/scenarios/kip345-restart.json"),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn check_trace_judges_groupscopes_own_trace_as_passing_with_every_field_observable() {
+    let run = cli(&["run", &repo(T05)]);
+    assert_eq!(run.status.code(), Some(0));
+    let trace = temp("t05.ndjson", &String::from_utf8(run.stdout).unwrap());
+    let out = cli(&["check", "--trace", trace.to_str().unwrap(), &repo(T05)]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.starts_with("PASS T05"), "{text}");
+    assert!(!text.contains("not observable"), "{text}");
+}
+
+#[test]
+fn check_trace_reports_a_wrong_answer_by_step_and_field_and_exits_one() {
+    let run = cli(&["run", &repo(T05)]);
+    let text = String::from_utf8(run.stdout).unwrap().replace(
+        r#""state":"Stable","protocol_type":"consumer","protocol_name":"range","members":[{"#,
+        r#""state":"Empty","protocol_type":"consumer","protocol_name":"range","members":[{"#,
+    );
+    let trace = temp("t05-wrong.ndjson", &text);
+    let out = cli(&["check", "--trace", trace.to_str().unwrap(), &repo(T05)]);
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{report}");
+    assert!(
+        report.contains(r#"step d-stable: state expected "Stable", got "Empty""#),
+        "{report}"
+    );
+}
+
+#[test]
+fn groupscope_passes_the_scenarios_written_for_the_differential_runs() {
+    let dir = repo("tests/kafka-oracle");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path().display().to_string())
+        .filter(|p| p.ends_with(".json"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no scenario in {dir}");
+    let mut args = vec!["check"];
+    args.extend(files.iter().map(String::as_str));
+    let out = cli(&args);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+}
