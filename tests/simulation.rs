@@ -1197,3 +1197,23 @@ fn losses_end_when_the_link_heals_and_the_group_settles() {
         assert!(world.violations().is_empty(), "seed {seed}");
     }
 }
+
+/// JoinGroup v0 carries no rebalance timeout on the wire: the broker takes
+/// the session timeout in its place (JoinGroupRequest.maybeOverrideRebalanceTimeout,
+/// seen on Kafka 3.9.1 and 4.1.1: FIDELITY.md T35c), so a v0 client's
+/// member gets its session timeout as rebalance timeout; v1 sends its own.
+#[test]
+fn a_join_group_v0_client_is_held_to_its_session_timeout_as_rebalance_timeout() {
+    for (version, expected) in [(0, 12_000), (1, 40_000)] {
+        let file = parse(json!({
+            "name": "v0", "topics": [{"name": "t", "partitions": 1}],
+            "consumers": [{"name": "A", "version": version, "session_timeout_ms": 12000,
+                           "rebalance_timeout_ms": 40000}],
+            "actions": [{"at_ms": 0, "start": "A"}, {"at_ms": 10000, "end": {}}]
+        }));
+        let mut world = world_of(&file, 0).unwrap();
+        while world.step() {}
+        let g = world.coordinator().group().expect("a group");
+        assert_eq!(g.members[0].rebalance_timeout_ms, expected, "v{version}");
+    }
+}

@@ -279,9 +279,20 @@ impl Client {
                 .collect(),
             client_id: self.config.client_id.clone(),
             session_timeout_ms: self.config.session_timeout_ms,
-            rebalance_timeout_ms: self.config.rebalance_timeout_ms,
+            rebalance_timeout_ms: self.wire_rebalance_timeout_ms(),
             reason: None,
         })
+    }
+
+    /// The rebalance timeout the coordinator gets: JoinGroup v0 has no such
+    /// field on the wire, and the broker takes the session timeout in its
+    /// place (Kafka: JoinGroupRequest.maybeOverrideRebalanceTimeout; seen on
+    /// Kafka 3.9.1 and 4.1.1, FIDELITY.md T35c).
+    fn wire_rebalance_timeout_ms(&self) -> u64 {
+        match self.config.version {
+            0 => self.config.session_timeout_ms,
+            _ => self.config.rebalance_timeout_ms,
+        }
     }
 
     /// Subscription metadata: the topics, plus owned partitions for the
