@@ -1217,3 +1217,21 @@ fn a_join_group_v0_client_is_held_to_its_session_timeout_as_rebalance_timeout() 
         assert_eq!(g.members[0].rebalance_timeout_ms, expected, "v{version}");
     }
 }
+
+/// A consumer stopped by FENCED_INSTANCE_ID consumes nothing afterwards
+/// (the world checks it where the consumer acts; a fenced consumer still
+/// holding its partitions would be reported as a violation).
+#[test]
+fn a_fenced_consumer_consumes_nothing() {
+    let file = groupscope::scenario::presets::preset("duplicate-instance-id").unwrap();
+    let mut world = world_of(&file, file.seed).unwrap();
+    while world.step() {}
+    let fenced: Vec<_> = world
+        .clients()
+        .iter()
+        .filter(|c| c.state.name() == "fenced")
+        .collect();
+    assert!(!fenced.is_empty(), "the preset fences the older process");
+    assert!(fenced.iter().all(|c| c.owned.is_empty()));
+    assert!(world.violations().is_empty(), "{:?}", world.violations());
+}

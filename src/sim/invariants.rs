@@ -1,7 +1,7 @@
 //! Invariants checked after every step. Breaches are reported as typed
 //! [`Violation`]s (to the trace summary and the UI), never panicked on.
 
-use super::client::decode_metadata;
+use super::client::{decode_metadata, Client, ClientState};
 use super::world::World;
 use crate::assignor::AssignorKind;
 use crate::coordinator::{CoordinatorBug, Group, GroupState};
@@ -26,6 +26,9 @@ pub enum ViolationKind {
     GenerationWentBackwards,
     /// A partition has more than one owner in a Stable generation.
     SharedPartition(TopicPartition, i32),
+    /// A consumer stopped by a fatal error (FENCED_INSTANCE_ID, …) still
+    /// consumes a partition of the generation it was fenced from.
+    FencedConsumerConsumes(String, TopicPartition),
     /// An eager assignor left a subscribed partition without an owner, or
     /// a cooperative one held back a partition nobody had to revoke.
     UnownedPartition(TopicPartition, i32),
@@ -58,6 +61,9 @@ impl fmt::Display for Violation {
             ViolationKind::SharedPartition(p, g) => {
                 write!(f, "partition {p} has more than one owner in generation {g}")
             }
+            ViolationKind::FencedConsumerConsumes(c, p) => {
+                write!(f, "{c} consumes {p} after a fatal error (fenced)")
+            }
             ViolationKind::UnownedPartition(p, g) => {
                 write!(f, "partition {p} has no owner in Stable generation {g}")
             }
@@ -69,6 +75,17 @@ impl serde::Serialize for Violation {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(self)
     }
+}
+
+/// The invariant of one consumer after it acted: stopped by a fatal error,
+/// it consumes nothing (checked where its state changes, by the world).
+pub fn check_consumer(client: &Client) -> Option<ViolationKind> {
+    let fatal = matches!(client.state, ClientState::Fenced | ClientState::Failed);
+    let p = client.owned.first().filter(|_| fatal)?;
+    Some(ViolationKind::FencedConsumerConsumes(
+        client.config.name.clone(),
+        p.clone(),
+    ))
 }
 
 /// Every invariant the world breaks right now.

@@ -770,6 +770,15 @@ impl World {
     /// What follows a consumer's reaction: the metrics learn what it now
     /// consumes, and its effects are carried out.
     fn after_drive(&mut self, index: ConsumerId, effects: Vec<Effect>) {
+        if let Some(kind) = super::invariants::check_consumer(&self.clients[index]) {
+            let v = Violation {
+                at_ms: self.now_ms,
+                kind,
+            };
+            if self.violations.last() != Some(&v) {
+                self.violations.push(v);
+            }
+        }
         self.sync_holdings(index);
         self.apply_effects(index, effects);
     }
