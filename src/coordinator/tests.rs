@@ -758,3 +758,44 @@ fn a_coordinator_bug_reads_as_a_sentence() {
         .to_string()
         .starts_with("illegal transition Stable -> Empty ("));
 }
+
+/// The events the log and the narration read: a fenced request names the
+/// member it fenced and the one holding the instance id; the leader leaving
+/// names the old and the new leader; a member gone has no session timer
+/// left; and each event names the member ids it is about.
+#[test]
+fn fencing_and_a_leader_leaving_are_told_as_events_naming_their_members() {
+    let (mut c, l1, f1) = fx_s2();
+    let _ = events(&mut c);
+    c.handle_request(200, 5, heartbeat(&"intruder".into(), 1, Some("follower")));
+    let fenced = events(&mut c);
+    let (event, _) = fenced
+        .iter()
+        .find(|(e, _)| e.name() == "member_fenced")
+        .expect("a member_fenced event");
+    assert_eq!(event.member_ids(), [&MemberId::from("intruder"), &f1]);
+    let leave = Request::LeaveGroup(LeaveGroupRequest {
+        members: vec![MemberIdentity {
+            member_id: l1.clone(),
+            group_instance_id: Some("leader".into()),
+        }],
+    });
+    c.handle_request(300, 6, leave);
+    let after = events(&mut c);
+    let (changed, _) = after
+        .iter()
+        .find(|(e, _)| e.name() == "leader_changed")
+        .expect("a leader_changed event");
+    assert_eq!(changed.member_ids(), [&l1, &f1]);
+    let removed: Vec<Vec<&MemberId>> = after
+        .iter()
+        .filter(|(e, _)| e.name() == "member_removed" || e.name() == "rebalance_prepared")
+        .map(|(e, _)| e.member_ids())
+        .collect();
+    assert!(removed.iter().all(|ids| ids == &[&l1]), "{removed:?}");
+    assert!(!removed.is_empty());
+    assert!(
+        c.timer(&TimerKey::Heartbeat(l1.clone())).is_none(),
+        "its session timer is gone"
+    );
+}
