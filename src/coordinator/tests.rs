@@ -799,3 +799,29 @@ fn fencing_and_a_leader_leaving_are_told_as_events_naming_their_members() {
         "its session timer is gone"
     );
 }
+
+/// The trace's `cause` field of a removal: stable machine names, one per
+/// cause (scenario-format: typed event fields).
+#[test]
+fn each_removal_cause_has_its_own_trace_name() {
+    let causes = [
+        (
+            RemovalCause::SessionExpired {
+                session_timeout_ms: 1,
+            },
+            "session_expired",
+        ),
+        (
+            RemovalCause::NewMemberJoinTimeout { timeout_ms: 1 },
+            "new_member_join_timeout",
+        ),
+        (RemovalCause::LeftGroup, "left_group"),
+        (RemovalCause::RemovedByInstanceId, "removed_by_instance_id"),
+        (RemovalCause::SyncMissed, "sync_missed"),
+        (RemovalCause::NotRejoined, "not_rejoined"),
+        (RemovalCause::GroupMaxSize, "group_max_size"),
+    ];
+    for (cause, name) in causes {
+        assert_eq!(cause.name(), name);
+    }
+}
