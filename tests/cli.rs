@@ -2,25 +2,12 @@
 //! trace, and error messages that name the JSON path of bad input.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
-fn cli(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_groupscope"))
-        .args(args)
-        .output()
-        .expect("the CLI runs")
-}
+mod common;
+use common::{cli, repo};
 
 fn scenario(name: &str, json: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("groupscope-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, json).unwrap();
-    path
-}
-
-fn repo(path: &str) -> String {
-    format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))
+    common::scratch("cli", name, json)
 }
 
 #[test]

@@ -3,25 +3,13 @@
 //! that says what was wrong.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn cli(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_groupscope"))
-        .args(args)
-        .output()
-        .expect("the CLI runs")
-}
-
-fn repo(path: &str) -> String {
-    format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))
-}
+mod common;
+use common::{cli, repo};
 
 fn scenario(name: &str, json: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("groupscope-export-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, json).unwrap();
-    path
+    common::scratch("export", name, json)
 }
 
 fn stdout(out: &Output) -> String {

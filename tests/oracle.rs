@@ -4,25 +4,12 @@
 //! group-line fields a broker cannot show reported as not observable.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
-fn cli(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_groupscope"))
-        .args(args)
-        .output()
-        .expect("the CLI runs")
-}
-
-fn repo(path: &str) -> String {
-    format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))
-}
+mod common;
+use common::{cli, repo};
 
 fn temp(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("groupscope-oracle-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
+    common::scratch("oracle", name, text)
 }
 
 const T05: &str = "tests/conformance/T05-single-static-member-first-join-describe.json";
