@@ -167,6 +167,7 @@ async fn the_state_diagram_marks_the_current_state_and_the_last_move() {
         last_transition: Some((GroupState::CompletingRebalance, GroupState::Stable)),
         generation: 1,
         leader: Some("A".into()),
+        compact_when_narrow: true,
     })
     .await;
 
@@ -194,6 +195,7 @@ async fn without_a_last_move_no_arrow_is_highlighted_and_a_member_id_is_shortene
         last_transition: None,
         generation: 3,
         leader: Some("A-8c1e2f3a-0b1c-4d2e-8f90-123456789abc".into()),
+        compact_when_narrow: true,
     })
     .await;
 

@@ -6,7 +6,10 @@
 //! batch` select re-runs the sweep with every consumer's batch time set
 //! (the second parameter: [`with_processing`]).
 
-use super::break_even_chart::{chart, durations, summary, Chart, HEIGHT, WIDTH};
+use super::break_even_chart::{
+    chart, durations, summary, Chart, BOTTOM, HEIGHT, LEFT, MAX_WIDTH, RIGHT, TOP,
+};
+use super::element_width::use_element_width;
 use crate::scenario::model::{ProcessingSpec, ScenarioFile};
 use crate::scenario::sweep::{break_even, with_processing, SweepPoint};
 use gloo_timers::callback::Timeout;
@@ -129,9 +132,14 @@ pub fn BreakEven(props: &BreakEvenProps) -> Html {
         let open = open.clone();
         Callback::from(move |_: MouseEvent| open.set(!*open))
     };
-    let drawn = chart(&points, &all, &scenario);
+    let section = use_node_ref();
+    let width = match use_element_width(section.clone()) {
+        0 => MAX_WIDTH,
+        w => f64::from(w),
+    };
+    let drawn = chart(&points, &all, &scenario, width);
     html! {
-        <section class="break-even-explorer" aria-label="Break-even">
+        <section ref={section} class="break-even-explorer" aria-label="Break-even">
             <button type="button" class="action" aria-expanded={(*open).to_string()} onclick={toggle}>
                 { "Break-even explorer" }
             </button>
@@ -171,40 +179,54 @@ fn body(
 
 /// The SVG: axes, the two series, the cliff, the crossover, the current point.
 fn plot(c: &Chart) -> Html {
-    let view_box = format!("0 0 {WIDTH} {HEIGHT}");
+    let width = c.width;
+    let view_box = format!("0 0 {width} {HEIGHT}");
     html! {
         <svg data-testid="break-even" class="be-chart" viewBox={view_box} role="img"
+             style={format!("max-width: {width}px")}
              aria-label="Partition-unavailable time after start-up over restart duration, static and dynamic members">
-            { for c.x_ticks.iter().map(|(x, label)| html! {
-                <text class="be-tick" x={format!("{x:.1}")} y={(HEIGHT - 14.0).to_string()} text-anchor="middle">{ label.clone() }</text>
+            // The last tick's label ends at its tick, so the edge cannot cut it.
+            { for c.x_ticks.iter().enumerate().map(|(i, (x, label))| html! {
+                <text class="be-tick" x={format!("{x:.1}")} y={(HEIGHT - 14.0).to_string()}
+                      text-anchor={if i + 1 == c.x_ticks.len() { "end" } else { "middle" }}>{ label.clone() }</text>
             }) }
             { for c.y_ticks.iter().map(|(y, label)| html! {
                 <g>
-                    <line class="be-grid" x1="64" x2={(WIDTH - 16.0).to_string()} y1={format!("{y:.1}")} y2={format!("{y:.1}")} />
-                    <text class="be-tick" x="58" y={format!("{:.1}", y + 4.0)} text-anchor="end">{ label.clone() }</text>
+                    <line class="be-grid" x1={LEFT.to_string()} x2={(width - RIGHT).to_string()} y1={format!("{y:.1}")} y2={format!("{y:.1}")} />
+                    <text class="be-tick" x={(LEFT - 5.0).to_string()} y={format!("{:.1}", y + 4.0)} text-anchor="end">{ label.clone() }</text>
                 </g>
             }) }
+            // Each marker's label on its own line, so close markers do not
+            // write over each other.
             if let Some(x) = c.session_x {
-                { marker_line(x, "be-cliff", "session timeout") }
+                { marker_line(x, 0, width, "be-cliff", "session timeout") }
             }
             if let Some(x) = c.current_x {
-                { marker_line(x, "be-current", "this scenario") }
+                { marker_line(x, 1, width, "be-current", "this scenario") }
             }
             if let Some((x, _)) = c.crossing {
-                { marker_line(x, "be-crossing", "break-even") }
+                { marker_line(x, 2, width, "be-crossing", "break-even") }
             }
             { series("static", &c.static_line, &c.static_dots) }
             { series("dynamic", &c.dynamic_line, &c.dynamic_dots) }
-            <text class="be-axis" x={(WIDTH / 2.0).to_string()} y={(HEIGHT - 1.0).to_string()} text-anchor="middle">{ "restart duration" }</text>
+            <text class="be-axis" x={(width / 2.0).to_string()} y={(HEIGHT - 1.0).to_string()} text-anchor="middle">{ "restart duration" }</text>
         </svg>
     }
 }
 
-fn marker_line(x: f64, class: &'static str, label: &'static str) -> Html {
+/// A dashed vertical marker with its label on line `row` (0, 1, 2) at the
+/// top; a label that would run past the right edge goes left of the line.
+fn marker_line(x: f64, row: u8, width: f64, class: &'static str, label: &'static str) -> Html {
+    let y = TOP + 10.0 + 11.0 * f64::from(row);
+    let (label_x, anchor) = if x + 3.0 + label.len() as f64 * 5.0 > width {
+        (x - 3.0, "end")
+    } else {
+        (x + 3.0, "start")
+    };
     html! {
         <g class={class}>
-            <line x1={format!("{x:.1}")} x2={format!("{x:.1}")} y1="14" y2={(HEIGHT - 34.0).to_string()} />
-            <text x={format!("{:.1}", x + 3.0)} y="24">{ label }</text>
+            <line x1={format!("{x:.1}")} x2={format!("{x:.1}")} y1={TOP.to_string()} y2={(HEIGHT - BOTTOM).to_string()} />
+            <text x={format!("{label_x:.1}")} y={y.to_string()} text-anchor={anchor}>{ label }</text>
         </g>
     }
 }

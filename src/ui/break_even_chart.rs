@@ -12,13 +12,17 @@ use crate::scenario::model::ScenarioFile;
 use crate::scenario::sweep::{crossing, restart_points, SweepPoint};
 use crate::ui::format::format_seconds;
 
-/// Plot size in SVG user units, and the margins left for the axes.
-pub const WIDTH: f64 = 560.0;
+/// Plot height in SVG user units, the widths it is drawn between, and the
+/// margins left for the axes. The component draws the chart as wide as its
+/// panel (one unit a CSS pixel, within the bounds), so its 10 px text stays
+/// 10 px in a narrow column instead of shrinking with a fixed view box.
 pub const HEIGHT: f64 = 240.0;
-const LEFT: f64 = 64.0;
-const RIGHT: f64 = 16.0;
-const TOP: f64 = 14.0;
-const BOTTOM: f64 = 34.0;
+pub const MIN_WIDTH: f64 = 260.0;
+pub const MAX_WIDTH: f64 = 720.0;
+pub const LEFT: f64 = 52.0;
+pub const RIGHT: f64 = 16.0;
+pub const TOP: f64 = 14.0;
+pub const BOTTOM: f64 = 34.0;
 
 /// How many restart durations the explorer runs.
 pub const POINTS: usize = 12;
@@ -26,6 +30,8 @@ pub const POINTS: usize = 12;
 /// Everything the component draws.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Chart {
+    /// The view box's width: the panel's, within [`MIN_WIDTH`]..=[`MAX_WIDTH`].
+    pub width: f64,
     /// `points` attributes of the two polylines.
     pub static_line: String,
     pub dynamic_line: String,
@@ -69,8 +75,10 @@ pub fn current_restart_ms(file: &ScenarioFile) -> Option<u64> {
 }
 
 /// The plot of `points` over `durations` (the whole x range, so the axis
-/// does not jump while points arrive one by one).
-pub fn chart(points: &[SweepPoint], durations: &[u64], file: &ScenarioFile) -> Chart {
+/// does not jump while points arrive one by one), `width` units wide
+/// (clamped to [`MIN_WIDTH`]..=[`MAX_WIDTH`]).
+pub fn chart(points: &[SweepPoint], durations: &[u64], file: &ScenarioFile, width: f64) -> Chart {
+    let width = width.clamp(MIN_WIDTH, MAX_WIDTH);
     let x_max = durations.last().copied().unwrap_or(1).max(1) as f64;
     let y_max = points
         .iter()
@@ -83,7 +91,7 @@ pub fn chart(points: &[SweepPoint], durations: &[u64], file: &ScenarioFile) -> C
         .max()
         .unwrap_or(1)
         .max(1) as f64;
-    let x = |ms: u64| LEFT + (WIDTH - LEFT - RIGHT) * ms as f64 / x_max;
+    let x = |ms: u64| LEFT + (width - LEFT - RIGHT) * ms as f64 / x_max;
     let y = |ms: u64| HEIGHT - BOTTOM - (HEIGHT - TOP - BOTTOM) * ms as f64 / y_max;
     let dots = |pick: fn(&SweepPoint) -> u64| -> Vec<(f64, f64, u64, u64)> {
         points
@@ -95,6 +103,7 @@ pub fn chart(points: &[SweepPoint], durations: &[u64], file: &ScenarioFile) -> C
     let dynamic_dots = dots(|p| p.dynamic_members.unavailable_after_startup_ms);
     let in_range = |ms: u64| (ms as f64 <= x_max).then(|| x(ms));
     Chart {
+        width,
         static_line: polyline(&static_dots),
         dynamic_line: polyline(&dynamic_dots),
         static_dots,
@@ -168,7 +177,7 @@ mod tests {
         let file = preset("slow-restart-static").unwrap();
         let d = durations(&file);
         let points = break_even(&file, &d[..4]).unwrap();
-        let c = chart(&points, &d, &file);
+        let c = chart(&points, &d, &file, 560.0);
         assert_eq!(c.static_dots.len(), 4);
         assert_eq!(c.static_line.split(' ').count(), 4);
         assert!(
@@ -177,7 +186,7 @@ mod tests {
         );
         assert!(c.session_x.is_some());
         let current = c.current_x.unwrap();
-        assert!(current > LEFT && current < WIDTH - RIGHT);
+        assert!(current > LEFT && current < 560.0 - RIGHT);
         // Larger cost is higher on the plot (smaller y).
         let last = points.last().unwrap();
         assert!(
@@ -188,5 +197,21 @@ mod tests {
         assert!(
             summary(&points).starts_with("Static membership costs less for restarts shorter than")
         );
+    }
+
+    #[test]
+    fn the_chart_is_as_wide_as_its_panel_within_bounds() {
+        let file = preset("slow-restart-static").unwrap();
+        let d = durations(&file);
+        let points = break_even(&file, &d[..2]).unwrap();
+        for (panel, drawn) in [(270.0, 270.0), (100.0, MIN_WIDTH), (1200.0, MAX_WIDTH)] {
+            let c = chart(&points, &d, &file, panel);
+            assert_eq!(c.width, drawn);
+            // The x axis spans the plot: 0 at the left margin, the last
+            // duration at the right one.
+            let (first, last) = (c.x_ticks[0].0, c.x_ticks[4].0);
+            assert!((first - LEFT).abs() < 1e-9, "{panel}: {first}");
+            assert!((last - (drawn - RIGHT)).abs() < 1.0, "{panel}: {last}");
+        }
     }
 }

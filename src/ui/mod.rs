@@ -39,6 +39,8 @@ mod consumers;
 #[cfg(target_arch = "wasm32")]
 mod crash;
 #[cfg(target_arch = "wasm32")]
+mod element_width;
+#[cfg(target_arch = "wasm32")]
 mod embed;
 #[cfg(target_arch = "wasm32")]
 mod event_log;

@@ -5,33 +5,83 @@
 //! cannot drift from the rules the coordinator asserts. `Dead` may be entered
 //! from every state; instead of four more arrows it carries a note saying so.
 
+use super::element_width::use_element_width;
 use super::format::short_member_id;
 use crate::coordinator::GroupState;
 use yew::prelude::*;
 
-const VIEW_WIDTH: f64 = 560.0;
-const VIEW_HEIGHT: f64 = 268.0;
 const NODE_HEIGHT: f64 = 36.0;
 /// Half the distance between the two arrows of a pair that go both ways.
 const PAIR_OFFSET: f64 = 7.0;
-/// Vertical distance between two rows of nodes.
-const ROW_STEP: f64 = 94.0;
 /// Room left between an arrow's tip and the node it points at.
 const TIP_GAP: f64 = 3.0;
-/// The x of the vertical run of an arrow that goes around the column.
-const DETOUR_X: f64 = 470.0;
-/// The x of the generation / leader read-out, in the free space left of the column.
-const READOUT_X: f64 = 24.0;
+/// Below this width (CSS pixels) the wide drawing would scale its 11 px
+/// labels under 9 px (a phone: 6.5 px), so the diagram draws one column.
+const COMPACT_BELOW_PX: i32 = 460;
 
-/// Where a state's node sits (its centre): the rebalance cycle runs down the
-/// middle column, `Empty` and `Dead` sit to its left.
-fn node_center(state: GroupState) -> (f64, f64) {
-    match state {
-        GroupState::Empty => (80.0, 36.0),
-        GroupState::PreparingRebalance => (330.0, 36.0),
-        GroupState::CompletingRebalance => (330.0, 36.0 + ROW_STEP),
-        GroupState::Stable => (330.0, 36.0 + 2.0 * ROW_STEP),
-        GroupState::Dead => (80.0, 36.0 + 2.0 * ROW_STEP),
+/// How the diagram is laid out. `Wide`: the rebalance cycle runs down the
+/// middle column, `Empty` and `Dead` sit to its left. `Compact` (a narrow
+/// panel): `Empty` heads the one column, `Dead` sits left of `Stable`, so
+/// the drawing is 360 units wide instead of 560 and its text stays legible.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Layout {
+    Wide,
+    Compact,
+}
+
+impl Layout {
+    /// The view box's width and height.
+    fn size(self) -> (f64, f64) {
+        match self {
+            Layout::Wide => (560.0, 268.0),
+            Layout::Compact => (360.0, 292.0),
+        }
+    }
+
+    /// Vertical distance between two rows of nodes.
+    fn row_step(self) -> f64 {
+        match self {
+            Layout::Wide => 94.0,
+            Layout::Compact => 74.0,
+        }
+    }
+
+    /// Where a state's node sits (its centre).
+    fn node_center(self, state: GroupState) -> (f64, f64) {
+        let row = |n: f64| match self {
+            Layout::Wide => 36.0 + n * self.row_step(),
+            Layout::Compact => 26.0 + n * self.row_step(),
+        };
+        match (self, state) {
+            (Layout::Wide, GroupState::Empty) => (80.0, row(0.0)),
+            (Layout::Wide, GroupState::PreparingRebalance) => (330.0, row(0.0)),
+            (Layout::Wide, GroupState::CompletingRebalance) => (330.0, row(1.0)),
+            (Layout::Wide, GroupState::Stable) => (330.0, row(2.0)),
+            (Layout::Wide, GroupState::Dead) => (80.0, row(2.0)),
+            (Layout::Compact, GroupState::Empty) => (180.0, row(0.0)),
+            (Layout::Compact, GroupState::PreparingRebalance) => (180.0, row(1.0)),
+            (Layout::Compact, GroupState::CompletingRebalance) => (180.0, row(2.0)),
+            (Layout::Compact, GroupState::Stable) => (180.0, row(3.0)),
+            (Layout::Compact, GroupState::Dead) => (64.0, row(3.0)),
+        }
+    }
+
+    /// The x of the vertical run of an arrow that goes around the column.
+    fn detour_x(self) -> f64 {
+        match self {
+            Layout::Wide => 470.0,
+            Layout::Compact => 290.0,
+        }
+    }
+
+    /// Where the generation's and the leader's labels go (each value sits
+    /// 24 units under its label): left of the column when wide, either side
+    /// of `Empty` when compact.
+    fn readouts(self) -> [(f64, f64); 2] {
+        match self {
+            Layout::Wide => [(24.0, 96.0), (24.0, 148.0)],
+            Layout::Compact => [(6.0, 20.0), (246.0, 20.0)],
+        }
     }
 }
 
@@ -103,9 +153,9 @@ impl Arrow {
 /// neighbouring rows of one column by a vertical arrow (the downward one of a
 /// pair runs left, its label on the left); anything else goes around the
 /// right of the column.
-fn route(from: GroupState, to: GroupState, paired: bool) -> Arrow {
-    let (fx, fy) = node_center(from);
-    let (tx, ty) = node_center(to);
+fn route(layout: Layout, from: GroupState, to: GroupState, paired: bool) -> Arrow {
+    let (fx, fy) = layout.node_center(from);
+    let (tx, ty) = layout.node_center(to);
     let (fw, tw) = (node_width(from) / 2.0, node_width(to) / 2.0);
     let half_h = NODE_HEIGHT / 2.0;
     let offset = if paired { PAIR_OFFSET } else { 0.0 };
@@ -123,7 +173,7 @@ fn route(from: GroupState, to: GroupState, paired: bool) -> Arrow {
             label_at: ((x0 + x1) / 2.0, label_y),
             anchor: "middle",
         }
-    } else if fx == tx && (ty - fy).abs() <= ROW_STEP {
+    } else if fx == tx && (ty - fy).abs() <= layout.row_step() {
         let down = ty > fy;
         let (sign, x) = if down {
             (1.0, fx - offset)
@@ -145,11 +195,11 @@ fn route(from: GroupState, to: GroupState, paired: bool) -> Arrow {
         Arrow {
             points: vec![
                 (fx + fw, fy),
-                (DETOUR_X, fy),
-                (DETOUR_X, ty),
+                (layout.detour_x(), fy),
+                (layout.detour_x(), ty),
                 (tx + tw + TIP_GAP, ty),
             ],
-            label_at: (DETOUR_X + 8.0, (fy + ty) / 2.0 + 4.0),
+            label_at: (layout.detour_x() + 8.0, (fy + ty) / 2.0 + 4.0),
             anchor: "start",
         }
     }
@@ -187,6 +237,11 @@ pub struct StateDiagramProps {
     /// The leader: a consumer name, or a member id (shown shortened).
     #[prop_or_default]
     pub leader: Option<String>,
+    /// Whether a narrow panel gets the one-column layout. The embed caps the
+    /// diagram's height (170 px), where the taller one-column drawing would
+    /// come out smaller than the wide one, so it keeps the wide one.
+    #[prop_or(true)]
+    pub compact_when_narrow: bool,
 }
 
 /// An SVG of the five group states (`data-testid="state-diagram"`); each node
@@ -197,25 +252,41 @@ pub struct StateDiagramProps {
 /// under it.
 #[component]
 pub fn StateDiagram(props: &StateDiagramProps) -> Html {
+    let figure = use_node_ref();
+    let width = use_element_width(figure.clone());
+    let layout = if props.compact_when_narrow && width > 0 && width < COMPACT_BELOW_PX {
+        Layout::Compact
+    } else {
+        Layout::Wide
+    };
     let current_state = props.state;
     let edges = drawn_edges();
     let last = highlighted_edge(props.last_transition, &edges);
     let arrows = edges.iter().map(|&(from, to)| {
         let paired = edges.contains(&(to, from));
-        edge(from, to, paired, last == Some((from, to)), props.generation)
+        edge(
+            layout,
+            from,
+            to,
+            paired,
+            last == Some((from, to)),
+            props.generation,
+        )
     });
-    let (dead_x, dead_y) = node_center(GroupState::Dead);
+    let (dead_x, dead_y) = layout.node_center(GroupState::Dead);
+    let (view_width, view_height) = layout.size();
     let exists = props.generation >= 0;
     html! {
-        <figure class={classes!("state-figure", state_class(current_state))}>
+        <figure ref={figure} class={classes!("state-figure", state_class(current_state))}>
             <svg class="state-diagram" data-testid="state-diagram" role="img"
-                 viewBox={format!("0 0 {VIEW_WIDTH} {VIEW_HEIGHT}")} aria-label={aria_label(props)}>
+                 data-layout={if layout == Layout::Compact { "compact" } else { "wide" }}
+                 viewBox={format!("0 0 {view_width} {view_height}")} aria-label={aria_label(props)}>
                 { arrowheads() }
                 { for arrows }
-                { for GroupState::ALL.iter().map(|&state| node(state, state == current_state)) }
+                { for GroupState::ALL.iter().map(|&state| node(layout, state, state == current_state)) }
                 <text class="note" x={dead_x.to_string()} y={(dead_y + NODE_HEIGHT / 2.0 + 16.0).to_string()}
                       text-anchor="middle">{ "entered from any state" }</text>
-                { readout(props) }
+                { readout(layout, props) }
             </svg>
             <figcaption class="state-caption">
                 <span class="state-caption-name">{ current_state.name() }</span>
@@ -268,8 +339,15 @@ fn arrowheads() -> Html {
 }
 
 /// One move's arrow with its label; `is_last` highlights it.
-fn edge(from: GroupState, to: GroupState, paired: bool, is_last: bool, generation: i32) -> Html {
-    let arrow = route(from, to, paired);
+fn edge(
+    layout: Layout,
+    from: GroupState,
+    to: GroupState,
+    paired: bool,
+    is_last: bool,
+    generation: i32,
+) -> Html {
+    let arrow = route(layout, from, to, paired);
     // A new key per generation remounts the highlighted arrow, so its
     // animation plays again when the same move happens again.
     let (key, marker) = if is_last {
@@ -291,8 +369,8 @@ fn edge(from: GroupState, to: GroupState, paired: bool, is_last: bool, generatio
 }
 
 /// One state's node (`data-state`); the current one is marked `aria-current="step"`.
-fn node(state: GroupState, current: bool) -> Html {
-    let (cx, cy) = node_center(state);
+fn node(layout: Layout, state: GroupState, current: bool) -> Html {
+    let (cx, cy) = layout.node_center(state);
     let width = node_width(state);
     html! {
         <g class={classes!("node", state_class(state), current.then_some("current"))}
@@ -304,15 +382,16 @@ fn node(state: GroupState, current: bool) -> Html {
     }
 }
 
-/// The generation and the leader, in the free space left of the column.
-fn readout(props: &StateDiagramProps) -> Html {
+/// The generation and the leader, in the free space beside the column.
+fn readout(layout: Layout, props: &StateDiagramProps) -> Html {
+    let [(gx, gy), (lx, ly)] = layout.readouts();
     html! {
         <g class="readout" aria-hidden="true">
-            <text class="readout-label" x={READOUT_X.to_string()} y="96">{ "generation" }</text>
-            <text class="readout-value" x={READOUT_X.to_string()} y="120">{ generation_text(props.generation) }</text>
-            <text class="readout-label" x={READOUT_X.to_string()} y="148">{ "leader" }</text>
+            <text class="readout-label" x={gx.to_string()} y={gy.to_string()}>{ "generation" }</text>
+            <text class="readout-value" x={gx.to_string()} y={(gy + 24.0).to_string()}>{ generation_text(props.generation) }</text>
+            <text class="readout-label" x={lx.to_string()} y={ly.to_string()}>{ "leader" }</text>
             <text class={classes!("readout-value", props.leader.is_none().then_some("none"))}
-                  x={READOUT_X.to_string()} y="172">
+                  x={lx.to_string()} y={(ly + 24.0).to_string()}>
                 <title>{ props.leader.clone().unwrap_or_default() }</title>
                 { leader_text(props.leader.as_deref()) }
             </text>
@@ -344,15 +423,106 @@ mod tests {
 
     #[test]
     fn only_stable_to_preparing_rebalance_goes_around_the_column() {
-        for (from, to) in drawn_edges() {
-            let paired = drawn_edges().contains(&(to, from));
-            let corners = route(from, to, paired).points.len();
-            let expected = if (from, to) == (Stable, PreparingRebalance) {
-                4
-            } else {
-                2
-            };
-            assert_eq!(corners, expected, "{from} -> {to}");
+        for layout in [Layout::Wide, Layout::Compact] {
+            for (from, to) in drawn_edges() {
+                let paired = drawn_edges().contains(&(to, from));
+                let corners = route(layout, from, to, paired).points.len();
+                let expected = if (from, to) == (Stable, PreparingRebalance) {
+                    4
+                } else {
+                    2
+                };
+                assert_eq!(corners, expected, "{layout:?}: {from} -> {to}");
+            }
+        }
+    }
+
+    /// A box `(left, top, right, bottom)`.
+    type Rect = (f64, f64, f64, f64);
+
+    fn overlap(a: Rect, b: Rect) -> bool {
+        a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3
+    }
+
+    fn node_rect(layout: Layout, state: GroupState) -> Rect {
+        let (cx, cy) = layout.node_center(state);
+        let half = node_width(state) / 2.0;
+        (
+            cx - half,
+            cy - NODE_HEIGHT / 2.0,
+            cx + half,
+            cy + NODE_HEIGHT / 2.0,
+        )
+    }
+
+    /// The box an 11 px label takes, at a generous 6.2 units per character.
+    fn label_rect(arrow: &Arrow, text: &str) -> Rect {
+        let width = text.len() as f64 * 6.2;
+        let (x, y) = arrow.label_at;
+        let left = match arrow.anchor {
+            "middle" => x - width / 2.0,
+            "end" => x - width,
+            _ => x,
+        };
+        (left, y - 9.0, left + width, y + 2.0)
+    }
+
+    #[test]
+    fn both_layouts_keep_nodes_arrows_and_labels_inside_and_apart() {
+        for layout in [Layout::Wide, Layout::Compact] {
+            let (width, height) = layout.size();
+            let inside = |r: Rect| r.0 >= 0.0 && r.1 >= 0.0 && r.2 <= width && r.3 <= height;
+            let nodes: Vec<Rect> = GroupState::ALL
+                .iter()
+                .map(|&s| node_rect(layout, s))
+                .collect();
+            for (i, &a) in nodes.iter().enumerate() {
+                assert!(inside(a), "{layout:?}: node {i} outside the view box");
+                for &b in &nodes[i + 1..] {
+                    assert!(!overlap(a, b), "{layout:?}: two nodes overlap");
+                }
+            }
+            let mut labels = Vec::new();
+            for (from, to) in drawn_edges() {
+                let arrow = route(layout, from, to, drawn_edges().contains(&(to, from)));
+                for &(x, y) in &arrow.points {
+                    assert!(
+                        inside((x, y, x, y)),
+                        "{layout:?}: {from} -> {to} leaves the box"
+                    );
+                }
+                let label = label_rect(&arrow, edge_label(from, to));
+                assert!(
+                    inside(label),
+                    "{layout:?}: the label of {from} -> {to} is cut"
+                );
+                for &n in &nodes {
+                    assert!(
+                        !overlap(label, n),
+                        "{layout:?}: {from} -> {to}'s label covers a node"
+                    );
+                }
+                labels.push(label);
+            }
+            for (i, &a) in labels.iter().enumerate() {
+                for &b in &labels[i + 1..] {
+                    assert!(!overlap(a, b), "{layout:?}: two arrow labels overlap");
+                }
+            }
+            // The read-outs ("GENERATION" is the longer label, 18 px values).
+            for (x, y) in layout.readouts() {
+                let readout = (x, y - 10.0, x + 84.0, y + 30.0);
+                assert!(inside(readout), "{layout:?}: a read-out is cut");
+                for &n in &nodes {
+                    assert!(!overlap(readout, n), "{layout:?}: a read-out covers a node");
+                }
+                for &l in &labels {
+                    assert!(
+                        !overlap(readout, l),
+                        "{layout:?}: a read-out covers a label"
+                    );
+                }
+            }
         }
     }
 

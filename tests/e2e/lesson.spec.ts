@@ -4,6 +4,7 @@
 // panel covering it, and the lesson works with the keyboard alone.
 import { expect, test, type Page } from "@playwright/test";
 import { watchProblems } from "./problems";
+import { overlappingTexts, smallestDrawnText } from "./drawn_text";
 
 const SHOTS = "../../target/e2e";
 const button = (page: Page, name: string) => page.getByRole("button", { name, exact: true });
@@ -66,6 +67,20 @@ test("the lesson walks the presets and compare mode, and continues in free play 
   await expect(page.getByTestId("break-even")).toBeVisible();
   await expect(page.locator(".be-status")).not.toContainText("Running the simulator", { timeout: 60_000 });
   await expectOutlineClear(page);
+  // In the narrow Metrics column beside the lesson the chart is drawn at
+  // its column's width: its text stays readable (it was ~4 px), and the
+  // cliff, this-scenario and break-even labels do not write over each other.
+  const chart = page.getByTestId("break-even");
+  expect(await smallestDrawnText(chart, "text")).toBeGreaterThanOrEqual(8.5);
+  expect(await overlappingTexts(chart, ".be-cliff text, .be-current text, .be-crossing text")).toEqual([]);
+  // Every label is drawn inside the chart (the last x tick was cut in half).
+  const cut = await chart.evaluate((svg) => {
+    const edge = svg.getBoundingClientRect();
+    return [...svg.querySelectorAll("text")]
+      .filter((t) => { const b = t.getBoundingClientRect(); return b.left < edge.left - 0.5 || b.right > edge.right + 0.5; })
+      .map((t) => t.textContent);
+  });
+  expect(cut).toEqual([]);
   await page.screenshot({ path: `${SHOTS}/lesson-4.png` });
 
   const steps = [

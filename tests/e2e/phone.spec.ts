@@ -3,6 +3,7 @@
 // longer runs over lane A in the message flow (issue 10). Screenshots go to
 // target/e2e/phone-*.png.
 import { expect, test } from "@playwright/test";
+import { overlappingTexts, smallestDrawnText } from "./drawn_text";
 
 const SHOTS = "../../target/e2e";
 
@@ -17,6 +18,16 @@ for (const scheme of ["light", "dark"] as const) {
     }
     await expect(state).toHaveText("CompletingRebalance");
     await page.screenshot({ path: `${SHOTS}/phone-main-${scheme}.png` });
+
+    // The state diagram draws its one-column layout on a phone: its text is
+    // drawn at 9.5 px or more (the wide drawing scaled it to ~6.5 px), and no
+    // two labels collide.
+    const diagram = page.getByTestId("state-diagram");
+    await expect(diagram).toHaveAttribute("data-layout", "compact");
+    expect(await smallestDrawnText(diagram, "text")).toBeGreaterThanOrEqual(9.5);
+    expect(await overlappingTexts(diagram, "text")).toEqual([]);
+    await expect(diagram.locator('[data-state="CompletingRebalance"]')).toHaveAttribute("aria-current", "step");
+    await diagram.screenshot({ path: `${SHOTS}/phone-diagram-${scheme}.png` });
 
     // The badge is drawn whole inside its read-out (nothing cut by overflow).
     const clipped = await state.evaluate((badge) => {
@@ -36,3 +47,20 @@ for (const scheme of ["light", "dark"] as const) {
     await page.screenshot({ path: `${SHOTS}/phone-flow-${scheme}.png` });
   });
 }
+
+test("a wide screen keeps the wide state diagram, and turning a phone's width up switches to it", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/?scenario=kip345-restart");
+  const diagram = page.getByTestId("state-diagram");
+  await expect(diagram).toHaveAttribute("data-layout", "compact");
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect(diagram).toHaveAttribute("data-layout", "wide");
+  expect(await smallestDrawnText(diagram, "text")).toBeGreaterThanOrEqual(9.5);
+  expect(await overlappingTexts(diagram, "text")).toEqual([]);
+
+  // The embed caps the diagram's height, where one column would draw
+  // smaller: it keeps the wide layout even in a narrow column.
+  await page.setViewportSize({ width: 800, height: 600 });
+  await page.goto("/?scenario=kip345-restart&embed=1");
+  await expect(page.getByTestId("state-diagram")).toHaveAttribute("data-layout", "wide");
+});

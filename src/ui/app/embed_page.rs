@@ -43,7 +43,7 @@ pub fn embed_page(page: &PageViews, on_msg: &Callback<Msg>, store: &Store, contr
             { status_line(page, on_msg) }
             <main class="layout embed-layout">
                 <div class="column column-left">
-                    { group_panel(page) }
+                    { group_panel(page, true) }
                     <Panel title="Assignment" hint="topic × partition" class="panel-assignment">
                         <AssignmentGrid snap={Rc::clone(&page.snap)} />
                     </Panel>

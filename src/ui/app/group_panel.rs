@@ -15,6 +15,9 @@ pub struct GroupPanelProps {
     pub snap: Rc<Snapshot>,
     /// The most recent state change `(from, to)`, for the diagram's arrow.
     pub last_transition: Option<(GroupState, GroupState)>,
+    /// Whether the diagram may switch to its one-column layout when narrow.
+    #[prop_or(true)]
+    pub compact_when_narrow: bool,
 }
 
 /// The group's summary and diagram; a note while no group exists yet, and
@@ -28,7 +31,8 @@ pub fn GroupPanel(props: &GroupPanelProps) -> Html {
             <GroupSummary snap={Rc::clone(snap)} />
             <StateDiagram {state} {generation}
                           last_transition={shown_transition(props.last_transition, snap.generation_id)}
-                          leader={snap.leader_name.clone().or_else(|| snap.leader.clone())} />
+                          leader={snap.leader_name.clone().or_else(|| snap.leader.clone())}
+                          compact_when_narrow={props.compact_when_narrow} />
             if !group_exists(snap) {
                 <p class="state-explanation">
                     { "No group on the coordinator yet: the first JoinGroup creates it, Empty at generation 0." }

@@ -89,7 +89,7 @@ fn full_page(page: &PageViews, on_msg: &Callback<Msg>, store: &Store) -> Html {
             <CompareView view={Rc::clone(&page.compare)} mode={chrome.compare_mode} on_msg={on_msg.clone()} />
             <main class="layout">
                 <div class="column column-left">
-                    { group_panel(page) }
+                    { group_panel(page, false) }
                     { instances_panel(page) }
                     <Settings draft={chrome.settings_draft.clone()} error={chrome.settings_error.clone()}
                               on_msg={on_msg.clone()} />
@@ -148,8 +148,12 @@ fn status_line(page: &PageViews, on_msg: &Callback<Msg>) -> Html {
     }
 }
 
-fn group_panel(page: &PageViews) -> Html {
-    html! { <GroupPanel snap={Rc::clone(&page.snap)} last_transition={page.chrome.last_transition} /> }
+/// The Group panel; `embedded`: in `?embed=1`, whose diagram has a capped height.
+fn group_panel(page: &PageViews, embedded: bool) -> Html {
+    html! {
+        <GroupPanel snap={Rc::clone(&page.snap)} last_transition={page.chrome.last_transition}
+                    compact_when_narrow={!embedded} />
+    }
 }
 
 fn instances_panel(page: &PageViews) -> Html {
