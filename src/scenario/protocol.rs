@@ -120,7 +120,7 @@ fn validate_join(j: &JoinSpec, at: &str) -> Result<(), ScenarioError> {
     if !(0..=newest).contains(&j.version) {
         return Err(ScenarioError::new(
             format!("{at}.join.version"),
-            format!("expected 0..={newest}, got {}", j.version),
+            format!("expected a version from 0 to {newest}, got {}", j.version),
         ));
     }
     if j.group_instance_id.is_some() && j.version < defaults::STATIC_JOIN_GROUP_VERSION {

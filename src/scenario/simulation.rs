@@ -120,7 +120,7 @@ fn validate_consumer(c: &ConsumerSpec, at: &str, file: &ScenarioFile) -> Result<
         if !(floor..=defaults::JOIN_GROUP_VERSION).contains(&v) {
             return Err(ScenarioError::new(
                 format!("{at}.version"),
-                "expected 0..=9, and at least 5 for a static consumer",
+                "expected a version from 0 to 9, and at least 5 for a static consumer",
             ));
         }
     }

@@ -3,6 +3,8 @@
 //! they compile and are tested natively like [`super::state`].
 
 use crate::coordinator::{GroupState, TopicPartition};
+use crate::defaults::HEARTBEAT_INTERVAL_MS;
+use crate::scenario::model::ScenarioFile;
 use crate::sim::Snapshot;
 
 /// Virtual time as the UI writes it: seconds with milliseconds (`12.345 s`).
@@ -124,8 +126,41 @@ pub fn preset_title(id: &str) -> &'static str {
     }
 }
 
-/// The one line of guidance shown on the first screen of each preset.
-pub fn preset_hint(id: Option<&str>) -> &'static str {
+/// Whether a scenario's scripted story has played out at `now_ms`: past the
+/// end of its last scripted action (a restart's return, a pause's end) by one
+/// heartbeat interval and a second, so what that action set off (a fencing at
+/// the next heartbeat, a rejoin, the rebalance it starts) has happened, and
+/// no rebalance is under way; or the run has ended. A scenario with no
+/// scripted action has no story.
+pub fn story_over(file: &ScenarioFile, snap: &Snapshot) -> bool {
+    let settled = !matches!(
+        snap.state,
+        GroupState::PreparingRebalance | GroupState::CompletingRebalance
+    );
+    let heartbeat = file
+        .consumers
+        .iter()
+        .flatten()
+        .filter_map(|c| c.heartbeat_interval_ms)
+        .max()
+        .unwrap_or(HEARTBEAT_INTERVAL_MS);
+    let last_end = file
+        .actions
+        .iter()
+        .flatten()
+        .filter(|a| a.end.is_none())
+        .map(|a| a.at_ms + a.down_ms.or(a.for_ms).unwrap_or(0))
+        .max();
+    snap.ended || settled && last_end.is_some_and(|end| snap.now_ms > end + heartbeat + 1_000)
+}
+
+/// The one line of guidance for each preset: what to press and watch until
+/// its story has played (`over` from [`story_over`]), then what it showed and
+/// where to look next, so the line never promises what already happened.
+pub fn preset_hint(id: Option<&str>, over: bool) -> &'static str {
+    if over {
+        return preset_after_hint(id);
+    }
     match id {
         Some("kip345-restart") => {
             "Press ▶ Step or → to watch A restart without a rebalance; Next state (N) jumps to the next change."
@@ -158,6 +193,43 @@ pub fn preset_hint(id: Option<&str>) -> &'static str {
             "Press ▶ Play or Space: A's restart is free (static), C's costs two rebalances (dynamic)."
         }
         _ => "Press ▶ Step or → to run one event, ▶ Play or Space to run in virtual time.",
+    }
+}
+
+/// The guidance once a preset's story has played.
+fn preset_after_hint(id: Option<&str>) -> &'static str {
+    match id {
+        Some("kip345-restart") => {
+            "A came back under its instance id: same generation, same partitions, no rebalance. Compare static vs dynamic shows what a dynamic A costs."
+        }
+        Some("rolling-restart-static") => {
+            "Every pod restarted and the generation stayed at 1. Compare static vs dynamic puts the dynamic group beside it."
+        }
+        Some("slow-restart-static") => {
+            "Each restart left its consumer's partitions idle while it was down. The Break-even explorer (Metrics) shows when static stops paying."
+        }
+        Some("slow-restart-dynamic") => {
+            "Each restart cost a quick rebalance, not minutes of idle partitions. Open slow-restart-static to see the other side."
+        }
+        Some("rolling-restart-dynamic") => {
+            "Every restart cost two rebalances. Compare static vs dynamic puts the static group beside it."
+        }
+        Some("duplicate-instance-id") => {
+            "The first A was fenced (FENCED_INSTANCE_ID) and stopped; the newest A holds the partitions, with no rebalance."
+        }
+        Some("static-session-timeout") => {
+            "A outlived session.timeout.ms: it was removed, and its return rebalanced again. Keep restarts shorter than the session."
+        }
+        Some("scale-out") => {
+            "C joined and the group rebalanced: static membership saves restarts, not scaling out."
+        }
+        Some("admin-remove") => {
+            "One LeaveGroup batch removed C and D by instance id; A and B took their partitions at once."
+        }
+        Some("mixed-group") => {
+            "A's restart cost no rebalance; C's cost two. Compare static vs dynamic makes the whole group one or the other."
+        }
+        _ => "The script has played: act on the consumers, or click the timeline to go back to any moment.",
     }
 }
 
@@ -231,7 +303,44 @@ mod tests {
     fn every_preset_has_a_title_and_a_hint() {
         for id in crate::scenario::presets::ids() {
             assert_ne!(preset_title(id), "Custom scenario", "{id}");
-            assert!(preset_hint(Some(id)).starts_with("Press"), "{id}");
+            assert!(preset_hint(Some(id), false).starts_with("Press"), "{id}");
+            assert!(!preset_hint(Some(id), true).starts_with("Press"), "{id}");
+        }
+    }
+
+    /// What each preset's after-story line claims, checked on the simulator
+    /// at the moment the line appears: nothing the line names changes after
+    /// it (rebalances, generation, fenced consumers equal the run's final
+    /// figures), and it does not appear before the story's last action.
+    #[test]
+    fn the_after_story_line_appears_only_once_the_story_has_played() {
+        use crate::scenario::presets::preset;
+        use crate::scenario::simulation::world_of;
+        for id in crate::scenario::presets::ids() {
+            let file = preset(id).unwrap();
+            let mut world = world_of(&file, 0).unwrap();
+            let mut at_switch = None;
+            while !world.snapshot().ended {
+                world.step();
+                let snap = world.snapshot();
+                if at_switch.is_none() && story_over(&file, &snap) {
+                    at_switch = Some(snap);
+                }
+            }
+            let at_switch = at_switch.expect("the run ends, so the story is over");
+            let end = world.snapshot();
+            assert_eq!(at_switch.metrics.rebalances, end.metrics.rebalances, "{id}");
+            assert_eq!(at_switch.generation_id, end.generation_id, "{id}");
+            assert_eq!(at_switch.metrics.fenced, end.metrics.fenced, "{id}");
+            let last_action = file
+                .actions
+                .iter()
+                .flatten()
+                .filter(|a| a.end.is_none())
+                .map(|a| a.at_ms)
+                .max()
+                .unwrap();
+            assert!(at_switch.now_ms > last_action, "{id}");
         }
     }
 }

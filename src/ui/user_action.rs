@@ -108,7 +108,7 @@ fn validate_partitions(world: &World, topic: &str, partitions: u32) -> Result<()
     let now = world.topics().get(topic).copied().unwrap_or(0);
     if partitions <= now || partitions > MAX_PARTITIONS {
         return Err(format!(
-            "Partitions of {topic}: expected {}..={MAX_PARTITIONS} (Kafka can only add partitions).",
+            "Partitions of {topic}: between {} and {MAX_PARTITIONS} (Kafka can only add partitions).",
             now + 1
         ));
     }

@@ -22,7 +22,7 @@ use super::break_even::BreakEven;
 use super::compare_view::CompareView;
 use super::consumers::Consumers;
 use super::event_log::EventLog;
-use super::format::preset_hint;
+use super::format::{preset_hint, story_over};
 use super::instance_map::InstanceMap;
 use super::lesson_view::{start_button, LessonPanel};
 use super::message_flow::MessageFlow;
@@ -134,12 +134,14 @@ fn transport(page: &PageViews, on_msg: &Callback<Msg>) -> Html {
 
 fn status_line(page: &PageViews, on_msg: &Callback<Msg>) -> Html {
     let chrome = &page.chrome;
+    let over = story_over(&chrome.scenario, &page.snap);
     html! {
         <>
         <ForkNotice text={chrome.fork_notice.clone()} on_msg={on_msg.clone()} />
         // `Start lesson` beside the guidance, after the time controls in tab order.
         <div class="guide-row">
-            <StatusLine hint={preset_hint(chrome.preset.as_deref())} notice={chrome.notice.clone()}
+            <StatusLine hint={preset_hint(chrome.preset.as_deref(), over)} story_over={over}
+                        notice={chrome.notice.clone()}
                         error={chrome.error.clone()} settings_error={chrome.settings_error.clone()}
                         partitions_error={chrome.partitions_error.clone()} on_msg={on_msg.clone()} />
             { start_button(chrome.lesson.is_some(), on_msg) }

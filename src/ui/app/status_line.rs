@@ -8,6 +8,10 @@ use yew::prelude::*;
 pub struct StatusLineProps {
     /// The preset's guidance, shown when there is nothing else to say.
     pub hint: &'static str,
+    /// The preset's story has played and `hint` says what it showed: shown
+    /// under a notice too (the end of the run is when it matters most).
+    #[prop_or_default]
+    pub story_over: bool,
     /// The last action's one-line status.
     pub notice: Option<String>,
     /// A general input error (an unknown scenario, a refused action).
@@ -20,7 +24,8 @@ pub struct StatusLineProps {
 }
 
 /// One reserved line: the `error-banner` while an input error is shown,
-/// else the last notice, else the preset's guidance. The banner repeats the
+/// else the last notice, else the preset's guidance (once the story has
+/// played, what it showed, under the notice if there is one). The banner repeats the
 /// forms' errors, so it is seen wherever the page is scrolled; a bad setting
 /// leaves it only when its field is edited, the others also on `Dismiss`.
 #[component]
@@ -45,10 +50,13 @@ pub fn StatusLine(props: &StatusLineProps) -> Html {
                                 onclick={dismiss}></button>
                     }
                 </div>
-            } else if let Some(n) = &props.notice {
-                <p class="notice" role="status">{ n }</p>
             } else {
-                <p class="hint" role="status">{ props.hint }</p>
+                if let Some(n) = &props.notice {
+                    <p class="notice" role="status">{ n }</p>
+                }
+                if props.notice.is_none() || props.story_over {
+                    <p class="hint" role="status">{ props.hint }</p>
+                }
             }
         </div>
     }

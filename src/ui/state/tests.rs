@@ -331,7 +331,7 @@ fn too_few_partitions_keep_the_draft_and_say_why_until_a_field_is_edited() {
     let s = s.reduce(Msg::AddPartitions);
     assert_eq!(
         s.partitions_error.as_deref(),
-        Some("Partitions of t: expected 10..=1000 (Kafka can only add partitions).")
+        Some("Partitions of t: between 10 and 1000 (Kafka can only add partitions).")
     );
     assert_eq!(s.partitions_draft.partitions, "6");
     assert_eq!(s.world.topics()["t"], 9);
