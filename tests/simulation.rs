@@ -1235,3 +1235,54 @@ fn a_fenced_consumer_consumes_nothing() {
     assert!(fenced.iter().all(|c| c.owned.is_empty()));
     assert!(world.violations().is_empty(), "{:?}", world.violations());
 }
+
+/// While a restarted static member's JoinGroup response is on its way, the
+/// coordinator has already replaced its member id and kept its partitions
+/// (KIP-345): the views name their consumer all along, never "unowned" for
+/// those milliseconds (kip345-restart showed t-0..2 unowned at 28.008 s).
+/// With a second process under the same instance id, the kept partitions
+/// are the newcomer's as soon as the coordinator has replaced the member.
+#[test]
+fn a_replaced_static_member_keeps_its_partitions_in_the_views_while_its_response_travels() {
+    for (id, instance, newcomer) in [
+        ("kip345-restart", "A", "A"),
+        ("duplicate-instance-id", "A", "A-copy"),
+    ] {
+        let file = groupscope::scenario::presets::preset(id).unwrap();
+        let mut world = world_of(&file, 0).unwrap();
+        world.run_until(19_000, 1_000_000);
+        let kept: Vec<_> = world
+            .snapshot()
+            .partitions
+            .iter()
+            .filter(|p| p.owner.as_deref() == Some(instance))
+            .map(|p| p.partition.clone())
+            .collect();
+        assert!(!kept.is_empty(), "{id}");
+        let mut replaced_seen = false;
+        while world.snapshot().now_ms < 35_000 {
+            world.step();
+            let snap = world.snapshot();
+            let replaced = snap
+                .instances
+                .iter()
+                .any(|row| row.instance_id == instance && !row.history.is_empty());
+            replaced_seen |= replaced;
+            for p in snap
+                .partitions
+                .iter()
+                .filter(|p| kept.contains(&p.partition))
+            {
+                let expected = if replaced { newcomer } else { instance };
+                assert_eq!(
+                    p.owner.as_deref(),
+                    Some(expected),
+                    "{id} at {} ms: {}",
+                    snap.now_ms,
+                    p.partition
+                );
+            }
+        }
+        assert!(replaced_seen, "{id}: the member is replaced by 35 s");
+    }
+}

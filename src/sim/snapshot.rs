@@ -197,12 +197,39 @@ impl World {
             .collect()
     }
 
+    /// The consumer a static member id belongs to while its JoinGroup
+    /// response is still on the way: the coordinator has already replaced
+    /// the instance's member id and kept its assignment (KIP-345; Kafka:
+    /// GroupCoordinator.updateStaticMemberAndRebalance), but no consumer
+    /// knows the new id yet. It is the consumer with that instance id that
+    /// holds no current member id (one that has none yet first), so the
+    /// grid does not show the kept partitions unowned for those few ms.
+    fn awaiting_its_member_id(
+        &self,
+        instance: &crate::coordinator::GroupInstanceId,
+        g: &crate::coordinator::Group,
+    ) -> Option<String> {
+        let candidates = || {
+            self.clients.iter().filter(|c| {
+                c.config.group_instance_id.as_ref() == Some(instance)
+                    && !g.members.iter().any(|m| m.member_id == c.member_id)
+            })
+        };
+        candidates()
+            .find(|c| c.member_id.as_str().is_empty())
+            .or_else(|| candidates().next())
+            .map(|c| c.config.name.clone())
+    }
+
     fn partition_views(&self, metrics: &Metrics) -> Vec<PartitionView> {
         // Owners and holders are looked up once, not per partition.
         let mut owners: BTreeMap<&TopicPartition, String> = BTreeMap::new();
         if let Some(g) = self.coordinator.group() {
             for m in &g.members {
-                let Some(name) = self.name_of(m.member_id.as_str()) else {
+                let Some(name) = self
+                    .name_of(m.member_id.as_str())
+                    .or_else(|| self.awaiting_its_member_id(m.group_instance_id.as_ref()?, g))
+                else {
                     continue;
                 };
                 for p in &m.assignment {
