@@ -79,7 +79,9 @@ impl GroupState {
             GroupState::CompletingRebalance => {
                 "Sync phase: members have the new generation and wait for the leader's assignment."
             }
-            GroupState::Stable => "Every member has its partitions for the current generation.",
+            GroupState::Stable => {
+                "The coordinator holds the leader's assignment; each member gets its share in its SyncGroup response."
+            }
             GroupState::Dead => "The group no longer exists on this coordinator.",
         }
     }

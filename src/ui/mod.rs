@@ -69,6 +69,8 @@ mod settings;
 #[cfg(target_arch = "wasm32")]
 mod share;
 #[cfg(target_arch = "wasm32")]
+mod shortcut_help;
+#[cfg(target_arch = "wasm32")]
 mod state_diagram;
 #[cfg(target_arch = "wasm32")]
 pub mod store;

@@ -30,6 +30,14 @@ for (const scheme of ["light", "dark"] as const) {
     expect(await axe(page)).toEqual([]);
   });
 
+  test(`axe: the keyboard shortcuts dialog has no violations (${scheme})`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
+    await page.goto("/?scenario=kip345-restart");
+    await page.keyboard.press("?");
+    await expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toBeVisible();
+    expect(await axe(page)).toEqual([]);
+  });
+
   test(`axe: compare mode has no violations (${scheme})`, async ({ page }) => {
     await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
     await page.goto("/?scenario=rolling-restart-static");

@@ -34,6 +34,7 @@ use super::scenario_description::ScenarioDescription;
 use super::scenario_picker::ScenarioPicker;
 use super::settings::Settings;
 use super::share::ShareBar;
+use super::shortcut_help::ShortcutHelp;
 use super::state::Msg;
 use super::store::{use_play_clock, use_shortcuts, Store};
 use super::transport::Transport;
@@ -95,10 +96,10 @@ fn full_page(page: &PageViews, on_msg: &Callback<Msg>, store: &Store) -> Html {
                               on_msg={on_msg.clone()} />
                 </div>
                 <div class="column column-right">
-                    <Panel title="Consumers" hint="one card per consumer process" class="panel-consumers">
+                    <Panel title="Consumers" hint="each consumer's own view · one card per process" class="panel-consumers">
                         <Consumers snap={Rc::clone(snap)} on_action={on_msg.reform(Msg::User)} />
                     </Panel>
-                    <Panel title="Assignment" hint="topic × partition" class="panel-assignment">
+                    <Panel title="Assignment" hint="the coordinator's assignment, and who reads it" class="panel-assignment">
                         <AddPartitions topics={Rc::clone(&chrome.topics)} draft={chrome.partitions_draft.clone()}
                                        error={chrome.partitions_error.clone()} on_msg={on_msg.clone()} />
                         <AssignmentGrid snap={Rc::clone(snap)} />
@@ -145,6 +146,7 @@ fn status_line(page: &PageViews, on_msg: &Callback<Msg>) -> Html {
                         error={chrome.error.clone()} settings_error={chrome.settings_error.clone()}
                         partitions_error={chrome.partitions_error.clone()} on_msg={on_msg.clone()} />
             { start_button(chrome.lesson.is_some(), on_msg) }
+            <ShortcutHelp />
         </div>
         </>
     }
@@ -160,7 +162,7 @@ fn group_panel(page: &PageViews, embedded: bool) -> Html {
 
 fn instances_panel(page: &PageViews) -> Html {
     html! {
-        <Panel title="Static members" hint="group.instance.id → member.id" class="panel-instances">
+        <Panel title="Static members" hint="the coordinator's map: group.instance.id → member.id" class="panel-instances">
             <InstanceMap snap={Rc::clone(&page.snap)} />
         </Panel>
     }

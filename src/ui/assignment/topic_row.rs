@@ -13,7 +13,9 @@ pub struct TopicRowProps {
 }
 
 /// One topic: its name, then a cell per partition (`data-testid="partition"`
-/// with `data-topic`, `data-partition` and `data-owner`, empty if none).
+/// with `data-topic`, `data-partition` and `data-owner`, empty if none). A
+/// cell is announced by what its colour shows ("t-0: assigned to A,
+/// consuming"), not only in `title`, which touch and screen readers miss.
 #[component]
 pub fn TopicRow(props: &TopicRowProps) -> Html {
     let topic = &props.topic;
@@ -21,7 +23,8 @@ pub fn TopicRow(props: &TopicRowProps) -> Html {
         html! {
             <div class={c.class()} data-testid="partition" data-topic={topic.clone()}
                  data-partition={c.partition.to_string()}
-                 data-owner={c.owner.clone().unwrap_or_default()} title={c.title(topic)}>
+                 data-owner={c.owner.clone().unwrap_or_default()} title={c.title(topic)}
+                 role="img" aria-label={c.title(topic)}>
                 { c.partition }
             </div>
         }
