@@ -30,6 +30,9 @@ pub struct CompareViewProps {
     /// What the panes differ in (shown by the select even while off).
     pub mode: CompareMode,
     pub on_msg: Callback<Msg>,
+    /// More controls at the end of the row (the page's mode buttons).
+    #[prop_or_default]
+    pub children: Html,
 }
 
 /// The toggle and, while on, the compare section.
@@ -45,6 +48,7 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
                     { "Compare static vs dynamic" }
                 </button>
                 { difference_select(props.mode, &props.on_msg) }
+                <div class="compare-extra">{ props.children.clone() }</div>
             </div>
             if let Some(v) = &*props.view {
                 { diff_strip(v) }

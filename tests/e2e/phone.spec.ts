@@ -48,13 +48,18 @@ for (const scheme of ["light", "dark"] as const) {
   });
 }
 
-test("a wide screen keeps the wide state diagram, and turning a phone's width up switches to it", async ({ page }) => {
+test("a single-column screen draws the wide state diagram, a narrow column the one-column one", async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto("/?scenario=kip345-restart");
   const diagram = page.getByTestId("state-diagram");
   await expect(diagram).toHaveAttribute("data-layout", "compact");
-  await page.setViewportSize({ width: 1280, height: 800 });
+  // One column of panels (≤ 1100 px): the diagram is wide enough for its wide layout.
+  await page.setViewportSize({ width: 1000, height: 800 });
   await expect(diagram).toHaveAttribute("data-layout", "wide");
+  expect(await smallestDrawnText(diagram, "text")).toBeGreaterThanOrEqual(9.5);
+  expect(await overlappingTexts(diagram, "text")).toEqual([]);
+  // Three columns at 1280: the Group column is narrow, the text stays legible.
+  await page.setViewportSize({ width: 1280, height: 800 });
   expect(await smallestDrawnText(diagram, "text")).toBeGreaterThanOrEqual(9.5);
   expect(await overlappingTexts(diagram, "text")).toEqual([]);
 

@@ -40,7 +40,7 @@ pub fn embed_page(page: &PageViews, on_msg: &Callback<Msg>, store: &Store, contr
                 { transport(page, on_msg) }
             }
             <super::NarrationCaption text={chrome.narration.clone()} />
-            { status_line(page, on_msg) }
+            { status_line(page, on_msg, true) }
             <main class="layout embed-layout">
                 <div class="column column-left">
                     { group_panel(page, true) }

@@ -27,7 +27,7 @@ pub fn GroupPanel(props: &GroupPanelProps) -> Html {
     let snap = &props.snap;
     let (state, generation) = shown_state(snap);
     html! {
-        <Panel title="Group" hint="the coordinator's view · classic protocol" class="panel-group">
+        <Panel title="Group" hint="coordinator's view" class="panel-group">
             <GroupSummary snap={Rc::clone(snap)} />
             <StateDiagram {state} {generation}
                           last_transition={shown_transition(props.last_transition, snap.generation_id)}

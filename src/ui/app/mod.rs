@@ -85,24 +85,43 @@ fn full_page(page: &PageViews, on_msg: &Callback<Msg>, store: &Store) -> Html {
             <ScenarioDescription text={chrome.description.clone()} />
             { transport(page, on_msg) }
             <RunTimelineView timeline={Rc::clone(&chrome.timeline)} on_msg={on_msg.clone()} />
-            <NarrationCaption text={page.chrome.narration.clone()} />
-            { status_line(page, on_msg) }
-            <CompareView view={Rc::clone(&page.compare)} mode={chrome.compare_mode} on_msg={on_msg.clone()} />
+            // The narration and the guidance side by side on a wide screen.
+            <div class="story-row">
+                <NarrationCaption text={page.chrome.narration.clone()} />
+                { status_line(page, on_msg, false) }
+            </div>
+            <CompareView view={Rc::clone(&page.compare)} mode={chrome.compare_mode} on_msg={on_msg.clone()}>
+                { mode_buttons(page, on_msg) }
+            </CompareView>
+            // Three columns on a wide screen, so what a story changes (the
+            // state, the grid, the map) sits on the first screen together.
             <main class="layout">
                 <div class="column column-left">
                     { group_panel(page, false) }
-                    { instances_panel(page) }
                     <Settings draft={chrome.settings_draft.clone()} error={chrome.settings_error.clone()}
                               on_msg={on_msg.clone()} />
                 </div>
+                <div class="column column-middle">
+                    { instances_panel(page) }
+                    // Not a named region: its name would compete with the
+                    // form's own `Topic` and `Partitions` labels.
+                    <div class="panel panel-topics">
+                        <header class="panel-head">
+                            <h2>{ "Grow a topic" }</h2>
+                            <span class="panel-hint">{ "Kafka can only add partitions" }</span>
+                        </header>
+                        <div class="panel-body">
+                            <AddPartitions topics={Rc::clone(&chrome.topics)} draft={chrome.partitions_draft.clone()}
+                                           error={chrome.partitions_error.clone()} on_msg={on_msg.clone()} />
+                        </div>
+                    </div>
+                </div>
                 <div class="column column-right">
-                    <Panel title="Consumers" hint="each consumer's own view · one card per process" class="panel-consumers">
-                        <Consumers snap={Rc::clone(snap)} on_action={on_msg.reform(Msg::User)} />
-                    </Panel>
-                    <Panel title="Assignment" hint="the coordinator's assignment, and who reads it" class="panel-assignment">
-                        <AddPartitions topics={Rc::clone(&chrome.topics)} draft={chrome.partitions_draft.clone()}
-                                       error={chrome.partitions_error.clone()} on_msg={on_msg.clone()} />
+                    <Panel title="Assignment" hint="coordinator's assignment" class="panel-assignment">
                         <AssignmentGrid snap={Rc::clone(snap)} />
+                    </Panel>
+                    <Panel title="Consumers" hint="each one's own view" class="panel-consumers">
+                        <Consumers snap={Rc::clone(snap)} on_action={on_msg.reform(Msg::User)} />
                     </Panel>
                 </div>
                 <Panel title="Message flow" hint="requests and responses over virtual time" class="panel-flow">
@@ -133,21 +152,34 @@ fn transport(page: &PageViews, on_msg: &Callback<Msg>) -> Html {
     }
 }
 
-fn status_line(page: &PageViews, on_msg: &Callback<Msg>) -> Html {
+/// The guidance line; with `buttons` (the embed), `Start lesson` and
+/// `Keyboard shortcuts` beside it, after the time controls in tab order
+/// (the full page puts them in the compare row: [`mode_buttons`]).
+fn status_line(page: &PageViews, on_msg: &Callback<Msg>, buttons: bool) -> Html {
     let chrome = &page.chrome;
     let over = story_over(&chrome.scenario, &page.snap);
     html! {
         <>
         <ForkNotice text={chrome.fork_notice.clone()} on_msg={on_msg.clone()} />
-        // `Start lesson` beside the guidance, after the time controls in tab order.
         <div class="guide-row">
             <StatusLine hint={preset_hint(chrome.preset.as_deref(), over)} story_over={over}
                         notice={chrome.notice.clone()}
                         error={chrome.error.clone()} settings_error={chrome.settings_error.clone()}
                         partitions_error={chrome.partitions_error.clone()} on_msg={on_msg.clone()} />
-            { start_button(chrome.lesson.is_some(), on_msg) }
-            <ShortcutHelp />
+            if buttons {
+                { mode_buttons(page, on_msg) }
+            }
         </div>
+        </>
+    }
+}
+
+/// `Start lesson` and `Keyboard shortcuts`.
+fn mode_buttons(page: &PageViews, on_msg: &Callback<Msg>) -> Html {
+    html! {
+        <>
+            { start_button(page.chrome.lesson.is_some(), on_msg) }
+            <ShortcutHelp />
         </>
     }
 }
@@ -162,7 +194,7 @@ fn group_panel(page: &PageViews, embedded: bool) -> Html {
 
 fn instances_panel(page: &PageViews) -> Html {
     html! {
-        <Panel title="Static members" hint="the coordinator's map: group.instance.id → member.id" class="panel-instances">
+        <Panel title="Static members" hint="coordinator's map" class="panel-instances">
             <InstanceMap snap={Rc::clone(&page.snap)} />
         </Panel>
     }
