@@ -474,6 +474,22 @@ mod tests {
         assert_eq!(g.get(&"a".into()).map(|m| m.member_id.as_str()), Some("a"));
     }
 
+    /// GMT `testSelectProtocol` L194 (spec §3.1, selectProtocol): one member
+    /// preferring range picks range; a second preferring roundrobin makes a
+    /// tie (Kafka: either); a third preferring roundrobin makes it the
+    /// majority, though range was voted for first.
+    #[test]
+    fn the_protocol_most_members_prefer_is_selected() {
+        let mut g = Group::new("g");
+        g.add(member("a", None, &["range", "roundrobin"]));
+        assert_eq!(g.select_protocol().as_deref(), Some("range"));
+        g.add(member("b", None, &["roundrobin", "range"]));
+        let tie = g.select_protocol();
+        assert!(matches!(tie.as_deref(), Some("range" | "roundrobin")));
+        g.add(member("c", None, &["roundrobin", "range"]));
+        assert_eq!(g.select_protocol().as_deref(), Some("roundrobin"));
+    }
+
     /// The counts are checked against a recount in debug builds, so a
     /// change that goes around `Group::update` cannot go unnoticed in tests.
     #[test]
