@@ -895,3 +895,30 @@ fn a_replacement_and_a_missed_sync_name_every_member_they_concern() {
         .collect();
     assert_eq!(prepared, [vec![&f1]]);
 }
+
+/// Spec §3.5: TxnOffsetCommit is validated like OffsetCommit, so a
+/// transactional commit under a static member's old id is fenced; the
+/// event names the API that was fenced as TxnOffsetCommit, not OffsetCommit.
+#[test]
+fn a_fenced_transactional_commit_is_told_as_a_txn_offset_commit() {
+    let (mut c, _, f1) = fx_s2();
+    let _ = events(&mut c);
+    let mut txn = commit(&"intruder".into(), 1, Some("follower"));
+    if let Request::OffsetCommit(r) = &mut txn {
+        r.transactional = true;
+    }
+    assert_eq!(txn.api(), Api::TxnOffsetCommit);
+    c.handle_request(200, 5, txn);
+    let fenced: Vec<(Api, Option<MemberId>)> = events(&mut c)
+        .into_iter()
+        .filter_map(|(e, _)| match e {
+            Event::MemberFenced {
+                api,
+                current_member_id,
+                ..
+            } => Some((api, current_member_id)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(fenced, [(Api::TxnOffsetCommit, Some(f1))]);
+}
