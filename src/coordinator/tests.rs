@@ -922,3 +922,21 @@ fn a_fenced_transactional_commit_is_told_as_a_txn_offset_commit() {
         .collect();
     assert_eq!(fenced, [(Api::TxnOffsetCommit, Some(f1))]);
 }
+
+/// `revision` moves when the group is created, even by a JoinGroup that is
+/// then refused (spec §3.1: an empty protocol list is
+/// INCONSISTENT_GROUP_PROTOCOL) and changes nothing else: the group went
+/// from absent to Empty, and the simulator re-checks its invariants on it.
+#[test]
+fn creating_the_group_moves_the_revision_even_when_the_join_is_refused() {
+    let mut c = coordinator();
+    let before = c.revision();
+    c.handle_request(0, 1, join("", None, 9, &[]));
+    let out = responses(&mut c);
+    assert_eq!(
+        out.iter().map(|(_, r)| r.error()).collect::<Vec<_>>(),
+        [ErrorCode::InconsistentGroupProtocol]
+    );
+    assert_eq!(c.group().map(|g| g.state), Some(GroupState::Empty));
+    assert!(c.revision() > before, "the group was created");
+}
