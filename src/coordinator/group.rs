@@ -434,6 +434,62 @@ mod tests {
         assert_eq!(g.members.len(), 1);
     }
 
+    /// The index is kept by `add`, `remove` and `rename`: after each, every
+    /// member's slot is where it sits in `members`, so lookups hit the index.
+    #[test]
+    fn the_index_follows_adds_removals_and_renames() {
+        let mut g = Group::new("g");
+        for id in ["a", "b", "c"] {
+            g.add(member(id, None, &["range"]));
+        }
+        let slots_match = |g: &Group| {
+            g.index.len() == g.members.len()
+                && g.members
+                    .iter()
+                    .enumerate()
+                    .all(|(i, m)| g.index.get(&m.member_id) == Some(&i))
+        };
+        assert!(slots_match(&g));
+        g.remove(&"a".into());
+        assert!(
+            slots_match(&g),
+            "removing the first member shifts the others"
+        );
+        assert!(g.rename(&"b".into(), &"b2".into()));
+        assert!(slots_match(&g), "a renamed member moves to the end");
+        assert_eq!(g.index_of(&"b2".into()), Some(1));
+        assert_eq!(g.index_of(&"b".into()), None);
+    }
+
+    /// A lookup checks the slot the index gives it: after `members` was
+    /// reordered behind the index's back, it still finds the right member.
+    #[test]
+    fn a_lookup_whose_slot_went_stale_still_finds_its_member() {
+        let mut g = Group::new("g");
+        g.add(member("a", None, &["range"]));
+        g.add(member("b", None, &["range"]));
+        g.members.swap(0, 1);
+        assert_eq!(g.index_of(&"a".into()), Some(1));
+        assert_eq!(g.index_of(&"b".into()), Some(0));
+        assert_eq!(g.get(&"a".into()).map(|m| m.member_id.as_str()), Some("a"));
+    }
+
+    /// GMT `testSelectProtocol` L194 (spec §3.1, selectProtocol): one member
+    /// preferring range picks range; a second preferring roundrobin makes a
+    /// tie (Kafka: either); a third preferring roundrobin makes it the
+    /// majority, though range was voted for first.
+    #[test]
+    fn the_protocol_most_members_prefer_is_selected() {
+        let mut g = Group::new("g");
+        g.add(member("a", None, &["range", "roundrobin"]));
+        assert_eq!(g.select_protocol().as_deref(), Some("range"));
+        g.add(member("b", None, &["roundrobin", "range"]));
+        let tie = g.select_protocol();
+        assert!(matches!(tie.as_deref(), Some("range" | "roundrobin")));
+        g.add(member("c", None, &["roundrobin", "range"]));
+        assert_eq!(g.select_protocol().as_deref(), Some("roundrobin"));
+    }
+
     /// The counts are checked against a recount in debug builds, so a
     /// change that goes around `Group::update` cannot go unnoticed in tests.
     #[test]

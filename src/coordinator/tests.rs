@@ -825,3 +825,118 @@ fn each_removal_cause_has_its_own_trace_name() {
         assert_eq!(cause.name(), name);
     }
 }
+
+/// The event log links an event to every consumer it names: a static
+/// member replaced in the join phase (spec §4, KIP-345) is told by two
+/// events that both name the new and the old member id, and the rebalance
+/// opened by the pending-sync deadline (KAFKA-12890) names the members
+/// that sent no SyncGroup.
+#[test]
+fn a_replacement_and_a_missed_sync_name_every_member_they_concern() {
+    let (mut c, l1, f1) = fx_s2();
+    c.handle_request(
+        400,
+        5,
+        join(l1.as_str(), Some("leader"), 9, &["range", "roundrobin"]),
+    );
+    let _ = events(&mut c);
+    c.handle_request(
+        410,
+        6,
+        join("", Some("follower"), 9, &["range", "roundrobin"]),
+    );
+    let replaced = events(&mut c);
+    let named: Vec<(&str, Vec<&MemberId>)> = replaced
+        .iter()
+        .filter(|(e, _)| matches!(e.name(), "member_replaced" | "static_member_took_place"))
+        .map(|(e, _)| (e.name(), e.member_ids()))
+        .collect();
+    let new_id = replaced
+        .iter()
+        .find_map(|(e, _)| match e {
+            Event::StaticMemberTookPlace { member_id, .. } => Some(member_id),
+            _ => None,
+        })
+        .expect("a static_member_took_place event");
+    assert_ne!(new_id, &f1);
+    assert_eq!(
+        named,
+        [
+            ("member_replaced", vec![new_id, &f1]),
+            ("static_member_took_place", vec![new_id, &f1]),
+        ]
+    );
+
+    let mut c = coordinator();
+    c.handle_request(0, 1, join("", Some("leader"), 9, &["range"]));
+    c.handle_request(0, 2, join("", Some("follower"), 9, &["range"]));
+    c.handle_timeout(50);
+    c.handle_timeout(100);
+    let out = responses(&mut c);
+    let (l1, f1) = (
+        join_response(&out[0].1).member_id.clone(),
+        join_response(&out[1].1).member_id.clone(),
+    );
+    c.handle_request(
+        100,
+        3,
+        sync(&l1, 1, Some("leader"), &[(&l1, &["t-0"]), (&f1, &["t-1"])]),
+    );
+    // Both keep heartbeating: only the missed SyncGroup removes the follower.
+    c.handle_request(550, 4, heartbeat(&l1, 1, Some("leader")));
+    c.handle_request(550, 5, heartbeat(&f1, 1, Some("follower")));
+    let _ = events(&mut c);
+    c.handle_timeout(600);
+    let after = events(&mut c);
+    let prepared: Vec<Vec<&MemberId>> = after
+        .iter()
+        .filter(|(e, _)| e.name() == "rebalance_prepared")
+        .map(|(e, _)| e.member_ids())
+        .collect();
+    assert_eq!(prepared, [vec![&f1]]);
+}
+
+/// Spec §3.5: TxnOffsetCommit is validated like OffsetCommit, so a
+/// transactional commit under a static member's old id is fenced; the
+/// event names the API that was fenced as TxnOffsetCommit, not OffsetCommit.
+#[test]
+fn a_fenced_transactional_commit_is_told_as_a_txn_offset_commit() {
+    let (mut c, _, f1) = fx_s2();
+    let _ = events(&mut c);
+    let mut txn = commit(&"intruder".into(), 1, Some("follower"));
+    if let Request::OffsetCommit(r) = &mut txn {
+        r.transactional = true;
+    }
+    assert_eq!(txn.api(), Api::TxnOffsetCommit);
+    c.handle_request(200, 5, txn);
+    let fenced: Vec<(Api, Option<MemberId>)> = events(&mut c)
+        .into_iter()
+        .filter_map(|(e, _)| match e {
+            Event::MemberFenced {
+                api,
+                current_member_id,
+                ..
+            } => Some((api, current_member_id)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(fenced, [(Api::TxnOffsetCommit, Some(f1))]);
+}
+
+/// `revision` moves when the group is created, even by a JoinGroup that is
+/// then refused (spec §3.1: an empty protocol list is
+/// INCONSISTENT_GROUP_PROTOCOL) and changes nothing else: the group went
+/// from absent to Empty, and the simulator re-checks its invariants on it.
+#[test]
+fn creating_the_group_moves_the_revision_even_when_the_join_is_refused() {
+    let mut c = coordinator();
+    let before = c.revision();
+    c.handle_request(0, 1, join("", None, 9, &[]));
+    let out = responses(&mut c);
+    assert_eq!(
+        out.iter().map(|(_, r)| r.error()).collect::<Vec<_>>(),
+        [ErrorCode::InconsistentGroupProtocol]
+    );
+    assert_eq!(c.group().map(|g| g.state), Some(GroupState::Empty));
+    assert!(c.revision() > before, "the group was created");
+}
