@@ -573,8 +573,8 @@ def derive_tolerance(results_path, scenarios, cli):
             s = spread(x[fig] for x in sims)
             allowed[name][fig] = (r[2] - r[0]) + distance(r, s)
     return {
-        "about": "Written by scripts/calibrate --write-tolerance from a full run "
-        f"({max(len(v) for v in runs.values())} runs of each story): per judged figure, the real runs' "
+        "about": "Written by harness.py tolerance (scripts/calibrate --write-tolerance) from "
+        f"{max(len(v) for v in runs.values())} real runs of each story: per judged figure, the real runs' "
         "spread (max - min) plus the distance between the real and the simulated range. "
         "scripts/calibrate --check fails when one real run lies further than this from the "
         "simulator's range over its seeds.",
