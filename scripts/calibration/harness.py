@@ -71,6 +71,8 @@ def load_story(path):
         }
         if unknown:
             sys.exit(f"{path}: consumer {c['name']}: the harness cannot play {sorted(unknown)}")
+        if c.get("version", 5) != 5:
+            sys.exit(f"{path}: consumer {c['name']}: librdkafka sends JoinGroup v5; the story must say version 5")
         if c.get("assignors", ["range"]) != ["range"]:
             sys.exit(f"{path}: consumer {c['name']}: only the range assignor (eager) is played")
         p = c.get("processing_ms", 0)
