@@ -80,3 +80,63 @@ fn groupscope_passes_the_scenarios_written_for_the_differential_runs() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
 }
+
+/// GroupScope's own trace of T05 with every member id replaced, as a
+/// broker's random ids would be.
+fn t05_with_other_ids() -> String {
+    let run = cli(&["run", &repo(T05)]);
+    let text = String::from_utf8(run.stdout).unwrap();
+    let id = text
+        .split(r#""member_id":""#)
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("T05's trace names a member id")
+        .to_string();
+    text.replace(&id, "I-00000000-1111-2222-3333-444444444444")
+}
+
+#[test]
+fn diff_finds_no_difference_between_two_runs_with_other_member_ids() {
+    let trace = temp("t05-ids.ndjson", &t05_with_other_ids());
+    let out = cli(&["diff", &repo(T05), "--trace", trace.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.starts_with("SAME T05"), "{text}");
+}
+
+#[test]
+fn diff_lists_each_different_answer_by_step_and_field_and_exits_one() {
+    let text = t05_with_other_ids()
+        .replace(
+            r#""state":"Stable","protocol_type":"consumer","protocol_name":"range","members":[{"#,
+            r#""state":"Empty","protocol_type":"consumer","protocol_name":"range","members":[{"#,
+        )
+        .replace(
+            r#""request":"j-I","api":"JoinGroup","error":"NONE""#,
+            r#""request":"j-I","api":"JoinGroup","error":"UNKNOWN_MEMBER_ID""#,
+        );
+    let trace = temp("t05-diff.ndjson", &text);
+    let out = cli(&["diff", &repo(T05), "--trace", trace.to_str().unwrap()]);
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{report}");
+    assert!(report.starts_with("DIFF T05"), "{report}");
+    assert!(
+        report.contains(": 2 difference(s) over 10 GroupScope and 10 Kafka"),
+        "{report}"
+    );
+    assert!(
+        report.contains(r#"response to j-I · error: GroupScope "NONE", Kafka "UNKNOWN_MEMBER_ID""#),
+        "{report}"
+    );
+    assert!(
+        report.contains(r#"response to d-stable · state: GroupScope "Stable", Kafka "Empty""#),
+        "{report}"
+    );
+}
+
+#[test]
+fn diff_of_a_missing_trace_exits_two_naming_it() {
+    let out = cli(&["diff", &repo(T05), "--trace", "/nonexistent/trace.ndjson"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/trace.ndjson"));
+}

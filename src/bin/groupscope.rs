@@ -99,6 +99,18 @@ mod cli {
             #[arg(value_name = "FILE", required = true)]
             files: Vec<String>,
         },
+        /// Lists where a real broker's trace of a protocol scenario (from
+        /// `replay --check --trace-dir`) answers differently from
+        /// GroupScope's run of the same file; member ids are compared by the
+        /// order they appear in. Exit 0 when they agree, 1 when not.
+        Diff {
+            /// The protocol scenario file (JSON).
+            #[arg(value_name = "FILE")]
+            file: String,
+            /// The broker's NDJSON trace of FILE.
+            #[arg(long, value_name = "TRACE")]
+            trace: String,
+        },
         /// Prints a Markdown table of each simulation scenario's summary.
         Summary {
             /// The simulation scenario files (JSON).
@@ -194,6 +206,7 @@ mod cli {
                 };
                 oracle::replay_files(&files, &opts, check, trace_dir.as_deref())
             }
+            Command::Diff { file, trace } => oracle::diff(&file, &trace),
             Command::Summary { files } => summary_table(&files),
             Command::Sweep {
                 file,

@@ -8,6 +8,7 @@
 //! it with [`judge`]. `scripts/kafka` starts a broker configured for the
 //! conformance scenarios (spec §10.1, config C0, times the time scale).
 
+pub mod diff;
 pub mod lines;
 pub mod replay;
 pub mod requests;

@@ -1,6 +1,7 @@
 //! `groupscope replay` and `groupscope check --trace`: a real Kafka
 //! broker's answers judged with a scenario's expectations (FIDELITY.md).
 
+use groupscope::oracle::diff::compare_traces;
 use groupscope::oracle::{judge, replay, Judgement, ReplayOptions};
 use groupscope::scenario::{self, ScenarioFile};
 use serde_json::Value;
@@ -73,6 +74,58 @@ pub fn check_trace(files: &[String], trace_path: &str) -> i32 {
     } else {
         1
     }
+}
+
+/// `diff FILE --trace TRACE`: GroupScope's run of FILE against a broker's
+/// trace of it, one line per difference. Exit 0, 1 or 2.
+pub fn diff(path: &str, trace_path: &str) -> i32 {
+    let inputs = load(path).and_then(|file| {
+        let ours = scenario::run(&file, None).map_err(|e| format!("{path}: {e}"))?;
+        Ok((name_of(path, &file), ours, read_trace(trace_path)?))
+    });
+    let (name, ours, theirs) = match inputs {
+        Ok(i) => i,
+        Err(e) => {
+            eprintln!("groupscope: {e}");
+            return 2;
+        }
+    };
+    let compared = |t: &[Value]| {
+        t.iter()
+            .filter(|l| {
+                matches!(
+                    l.get("type").and_then(Value::as_str),
+                    Some("response" | "group")
+                )
+            })
+            .count()
+    };
+    let comparison = compare_traces(&ours, &theirs);
+    let differences = &comparison.differences;
+    let unseen = match comparison.unseen {
+        0 => String::new(),
+        n => format!(" ({n} fields the broker's trace cannot show)"),
+    };
+    if differences.is_empty() {
+        say(&format!(
+            "SAME {name}: {} response and group lines, the same answers{unseen}",
+            compared(&ours)
+        ));
+        return 0;
+    }
+    say(&format!(
+        "DIFF {name}: {} difference(s) over {} GroupScope and {} Kafka response and group lines{unseen}",
+        differences.len(),
+        compared(&ours),
+        compared(&theirs)
+    ));
+    for d in differences {
+        say(&format!(
+            "  {} · {}: GroupScope {}, Kafka {}",
+            d.line, d.field, d.groupscope, d.kafka
+        ));
+    }
+    1
 }
 
 fn read_trace(path: &str) -> Result<Vec<Value>, String> {
