@@ -93,6 +93,19 @@ fn join_response(r: &Response) -> &JoinGroupResponse {
 
 /// FX-S2: two static members join at t=0, generation 1 at t=100, both synced.
 fn fx_s2() -> (Coordinator, MemberId, MemberId) {
+    let (mut c, l1, f1) = fx_s2_joined();
+    c.handle_request(
+        100,
+        3,
+        sync(&l1, 1, Some("leader"), &[(&l1, &["t-0"]), (&f1, &["t-1"])]),
+    );
+    c.handle_request(100, 4, sync(&f1, 1, Some("follower"), &[]));
+    responses(&mut c);
+    (c, l1, f1)
+}
+
+/// FX-S2 up to its join phase: generation 1 at t=100, nobody synced yet.
+fn fx_s2_joined() -> (Coordinator, MemberId, MemberId) {
     let mut c = coordinator();
     c.handle_request(0, 1, join("", Some("leader"), 9, &["range", "roundrobin"]));
     c.handle_request(
@@ -115,13 +128,6 @@ fn fx_s2() -> (Coordinator, MemberId, MemberId) {
         join_response(&out[0].1).member_id.clone(),
         join_response(&out[1].1).member_id.clone(),
     );
-    c.handle_request(
-        100,
-        3,
-        sync(&l1, 1, Some("leader"), &[(&l1, &["t-0"]), (&f1, &["t-1"])]),
-    );
-    c.handle_request(100, 4, sync(&f1, 1, Some("follower"), &[]));
-    responses(&mut c);
     (c, l1, f1)
 }
 
@@ -867,16 +873,7 @@ fn a_replacement_and_a_missed_sync_name_every_member_they_concern() {
         ]
     );
 
-    let mut c = coordinator();
-    c.handle_request(0, 1, join("", Some("leader"), 9, &["range"]));
-    c.handle_request(0, 2, join("", Some("follower"), 9, &["range"]));
-    c.handle_timeout(50);
-    c.handle_timeout(100);
-    let out = responses(&mut c);
-    let (l1, f1) = (
-        join_response(&out[0].1).member_id.clone(),
-        join_response(&out[1].1).member_id.clone(),
-    );
+    let (mut c, l1, f1) = fx_s2_joined();
     c.handle_request(
         100,
         3,

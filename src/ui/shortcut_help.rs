@@ -3,6 +3,7 @@
 //! to, so nothing is reachable only through a hover tooltip. Escape or
 //! `Close` closes it and focus returns where it was.
 
+use super::store::listen_for_keys;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlDialogElement;
@@ -40,32 +41,20 @@ pub fn ShortcutHelp() -> Html {
     {
         let dialog = dialog.clone();
         use_effect_with((), move |_| {
-            let document = web_sys::window().and_then(|w| w.document());
-            let listener = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
-                let typing = e
-                    .target()
-                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                    .is_some_and(|el| {
-                        matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA")
-                    });
-                if e.key() == "?" && !typing && !e.ctrl_key() && !e.meta_key() && !e.alt_key() {
-                    e.prevent_default();
-                    show(&dialog);
-                }
-            });
-            if let Some(d) = &document {
-                let _ = d
-                    .add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
-            }
-            move || {
-                if let Some(d) = &document {
-                    let _ = d.remove_event_listener_with_callback(
-                        "keydown",
-                        listener.as_ref().unchecked_ref(),
-                    );
-                }
-                drop(listener);
-            }
+            listen_for_keys(Closure::<dyn Fn(KeyboardEvent)>::new(
+                move |e: KeyboardEvent| {
+                    let typing = e
+                        .target()
+                        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                        .is_some_and(|el| {
+                            matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA")
+                        });
+                    if e.key() == "?" && !typing && !e.ctrl_key() && !e.meta_key() && !e.alt_key() {
+                        e.prevent_default();
+                        show(&dialog);
+                    }
+                },
+            ))
         });
     }
     let open = {

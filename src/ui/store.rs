@@ -124,7 +124,6 @@ pub fn shortcut(key: &str, target_tag: &str, in_transport: bool, modifier: bool)
 #[hook]
 pub fn use_shortcuts(dispatch: Callback<Msg>) {
     use_effect_with((), move |_| {
-        let document = web_sys::window().and_then(|w| w.document());
         let listener =
             Closure::<dyn Fn(web_sys::KeyboardEvent)>::new(move |e: web_sys::KeyboardEvent| {
                 // A held Space would toggle play on and off at the key-repeat rate.
@@ -153,20 +152,24 @@ pub fn use_shortcuts(dispatch: Callback<Msg>) {
                     dispatch.emit(msg);
                 }
             });
+        listen_for_keys(listener)
+    });
+}
+
+/// Listens for `keydown` on the whole document with `listener`; the
+/// returned function stops (an effect's cleanup).
+pub fn listen_for_keys(listener: Closure<dyn Fn(web_sys::KeyboardEvent)>) -> impl FnOnce() {
+    let document = web_sys::window().and_then(|w| w.document());
+    if let Some(d) = &document {
+        let _ = d.add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
+    }
+    move || {
         if let Some(d) = &document {
             let _ =
-                d.add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
+                d.remove_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
         }
-        move || {
-            if let Some(d) = &document {
-                let _ = d.remove_event_listener_with_callback(
-                    "keydown",
-                    listener.as_ref().unchecked_ref(),
-                );
-            }
-            drop(listener);
-        }
-    });
+        drop(listener);
+    }
 }
 
 #[cfg(test)]
