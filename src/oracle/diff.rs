@@ -106,14 +106,12 @@ fn compare(key: &str, ours: &Value, theirs: &Value, out: &mut Comparison) {
         return;
     };
     let group_line = key.starts_with("group ");
-    let mut fields: Vec<&String> = a.keys().chain(b.keys()).collect();
-    fields.dedup();
-    let mut done = Vec::new();
+    // Ours in their order, then any only the broker's line has.
+    let fields = a.keys().chain(b.keys().filter(|k| !a.contains_key(*k)));
     for field in fields {
-        if OWN_FIELDS.contains(&field.as_str()) || done.contains(&field) {
+        if OWN_FIELDS.contains(&field.as_str()) {
             continue;
         }
-        done.push(field);
         // A group line's field the broker cannot observe, or a response
         // field its version does not carry, is not a difference.
         let ours_set = a.get(field).is_some_and(|v| !v.is_null());

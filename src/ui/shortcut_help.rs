@@ -3,7 +3,7 @@
 //! to, so nothing is reachable only through a hover tooltip. Escape or
 //! `Close` closes it and focus returns where it was.
 
-use super::store::listen_for_keys;
+use super::store::{listen_for_keys, typing_in};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlDialogElement;
@@ -46,9 +46,7 @@ pub fn ShortcutHelp() -> Html {
                     let typing = e
                         .target()
                         .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                        .is_some_and(|el| {
-                            matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA")
-                        });
+                        .is_some_and(|el| typing_in(&el.tag_name()));
                     if e.key() == "?" && !typing && !e.ctrl_key() && !e.meta_key() && !e.alt_key() {
                         e.prevent_default();
                         show(&dialog);

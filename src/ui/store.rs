@@ -96,6 +96,12 @@ pub fn use_play_clock(playing: bool, dispatch: Callback<Msg>) {
     });
 }
 
+/// Whether a key pressed in an element with this tag name is typing into a
+/// field (which keeps its own meaning for the key).
+pub fn typing_in(tag: &str) -> bool {
+    matches!(tag, "INPUT" | "SELECT" | "TEXTAREA")
+}
+
 /// What a key press on the page means, if anything: Space play/pause,
 /// → step, ← step back, N next state. `target_tag` is the focused element's
 /// tag name; keys typed into a field keep their own meaning (arrows move a
@@ -107,7 +113,7 @@ pub fn shortcut(key: &str, target_tag: &str, in_transport: bool, modifier: bool)
         return None;
     }
     let tag = target_tag.to_ascii_uppercase();
-    if matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA") {
+    if typing_in(&tag) {
         return None;
     }
     let on_control = matches!(tag.as_str(), "BUTTON" | "A" | "SUMMARY") && !in_transport;

@@ -20,11 +20,12 @@ pub struct TopicRowProps {
 pub fn TopicRow(props: &TopicRowProps) -> Html {
     let topic = &props.topic;
     let cells = props.cells.iter().map(|c| {
+        let said = AttrValue::from(c.title(topic));
         html! {
             <div class={c.class()} data-testid="partition" data-topic={topic.clone()}
                  data-partition={c.partition.to_string()}
-                 data-owner={c.owner.clone().unwrap_or_default()} title={c.title(topic)}
-                 role="img" aria-label={c.title(topic)}>
+                 data-owner={c.owner.clone().unwrap_or_default()} title={said.clone()}
+                 role="img" aria-label={said}>
                 { c.partition }
             </div>
         }
