@@ -383,6 +383,14 @@ pub fn action(action: &Action) -> String {
         Action::Pause { name, for_ms } => format!("pause {name} ({for_ms} ms)"),
         Action::SlowBatch { name, batch_ms } => format!("slow batch for {name} ({batch_ms} ms)"),
         Action::End => "end".into(),
+        Action::Request(r) => match &r.request {
+            Some(request) => format!(
+                "{} sends {}",
+                r.consumer.as_deref().unwrap_or("the admin client"),
+                request.api()
+            ),
+            None => "the clock moves on".into(),
+        },
     }
 }
 

@@ -8,6 +8,7 @@ pub mod limits;
 pub mod model;
 pub mod presets;
 pub mod protocol;
+pub mod scripted;
 pub mod simulation;
 pub mod sweep;
 pub mod testgen;

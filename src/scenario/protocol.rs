@@ -185,17 +185,18 @@ fn parse_partition(s: &str, path: &str) -> Result<TopicPartition, ScenarioError>
     })
 }
 
-/// Resolves `"$NAME"` to the member id bound so far.
+/// Resolves `"$NAME"` to the member id bound so far; without bindings,
+/// keeps `"$NAME"` as written (the world resolves it when it sends).
 struct Names<'a> {
-    bindings: &'a BTreeMap<String, MemberId>,
+    bindings: Option<&'a BTreeMap<String, MemberId>>,
     at: String,
 }
 
 impl Names<'_> {
     fn member(&self, value: &str, field: &str) -> Result<MemberId, ScenarioError> {
-        match value.strip_prefix('$') {
-            None => Ok(MemberId::from(value)),
-            Some(name) => self.bindings.get(name).cloned().ok_or_else(|| {
+        match (value.strip_prefix('$'), self.bindings) {
+            (None, _) | (_, None) => Ok(MemberId::from(value)),
+            (Some(name), Some(bindings)) => bindings.get(name).cloned().ok_or_else(|| {
                 ScenarioError::new(
                     format!("{}.{field}", self.at),
                     format!("${name} is not bound yet: the join with \"bind\": \"{name}\" has not been answered by this step"),
@@ -248,6 +249,20 @@ fn sync_request(x: &SyncSpec, names: &Names) -> Result<Request, ScenarioError> {
         protocol_name: x.protocol_name.clone(),
         assignments,
     }))
+}
+
+/// The request of step `i` with every `"$NAME"` as written (`None` for
+/// `tick`): what a world sends, resolving names when it does.
+pub fn unresolved_request(
+    s: &RequestStep,
+    cfg: &ConfigSpec,
+    i: usize,
+) -> Result<Option<Request>, ScenarioError> {
+    let names = Names {
+        bindings: None,
+        at: format!("requests[{i}]"),
+    };
+    request_of(s, cfg, &names)
 }
 
 /// Builds the coordinator request of a step (`None` for `tick`).
@@ -322,7 +337,7 @@ pub fn run(
         coordinator.handle_timeout(step.at_ms);
         drain(&mut coordinator, &keys, &binds, &mut bindings, &mut lines);
         let names = Names {
-            bindings: &bindings,
+            bindings: Some(&bindings),
             at: format!("requests[{i}]"),
         };
         if let Some(request) = request_of(step, &file.config, &names)? {

@@ -361,6 +361,10 @@ fn spikes_of(file: &ScenarioFile) -> Result<Option<Spikes>, ScenarioError> {
 }
 
 pub fn world_of(file: &ScenarioFile, seed: u64) -> Result<World, ScenarioError> {
+    if file.requests.is_some() {
+        // A protocol scenario: its requests, sent as written (sim::script).
+        return super::scripted::world_of(file, seed).map(|(world, _)| world);
+    }
     let names: BTreeSet<String> = file
         .consumers
         .as_deref()

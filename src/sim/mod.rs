@@ -12,6 +12,7 @@ pub mod event;
 pub mod invariants;
 pub mod metrics;
 pub mod network;
+mod script;
 pub mod snapshot;
 pub mod trace;
 pub mod world;
@@ -20,11 +21,12 @@ pub use client::{Client, ClientConfig, ClientState, ConsumerId};
 pub use event::{ClientAction, LogEntry, RejoinCause, Source, WorldEvent};
 pub use invariants::{Violation, ViolationKind};
 pub use metrics::Metrics;
+pub use script::ScriptState;
 pub use snapshot::Snapshot;
 pub use trace::{GroupLine, RequestKey, Requester, TraceRecord};
 pub use world::World;
 
-use crate::coordinator::CoordinatorConfig;
+use crate::coordinator::{CoordinatorConfig, Request};
 use std::collections::BTreeMap;
 
 /// Twenty-four virtual hours: the default end of a run.
@@ -78,4 +80,23 @@ pub enum Action {
         batch_ms: u64,
     },
     End,
+    /// One request of a protocol scenario (or of a real client, recorded by
+    /// `groupscope broker`), sent as written by the consumer it names.
+    Request(Box<ScriptedRequest>),
+}
+
+/// A request a protocol scenario sends (spec/scenario-format.md "Protocol
+/// scenarios"): nothing simulates its client, the world only watches what
+/// it sends and what it is answered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScriptedRequest {
+    /// The consumer it speaks for (`None`: an admin's, like a describe).
+    pub consumer: Option<String>,
+    /// Member ids written `$NAME` are replaced by what the name is bound to
+    /// when the request is sent. `None` is a `tick`: the clock moves on.
+    pub request: Option<Request>,
+    /// The name the JoinGroup response's member id is bound to.
+    pub bind: Option<String>,
+    /// The step's key (`j1`, `#3`).
+    pub key: String,
 }

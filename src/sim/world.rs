@@ -136,6 +136,8 @@ pub struct World {
     checked_revision: Option<u64>,
     /// Per group.instance.id, the member ids it had before the current one (fenced).
     pub(super) instance_history: BTreeMap<GroupInstanceId, Vec<MemberId>>,
+    /// Bindings and unanswered requests of a protocol scenario's steps.
+    pub(super) script: super::script::ScriptState,
     /// Draws batch times, heartbeat wake-ups and network jitter; seeded, on
     /// a stream of its own (the coordinator's draws member ids).
     rng: ChaCha8Rng,
@@ -173,6 +175,7 @@ impl World {
             ended: false,
             topics_at_assignment: BTreeMap::new(),
             instance_history: BTreeMap::new(),
+            script: Default::default(),
             state_changed_in_step: false,
             checked_revision: None,
             touched: Some(Vec::new()),
@@ -486,12 +489,7 @@ impl World {
             SimEvent::ToCoordinator {
                 request_id,
                 request,
-            } => {
-                self.remember_request(request_id, &request);
-                self.coordinator
-                    .handle_request(self.now_ms, request_id, *request);
-                self.drain_coordinator();
-            }
+            } => self.deliver_request(request_id, *request),
             SimEvent::ToClient {
                 index,
                 incarnation,
@@ -649,6 +647,7 @@ impl World {
             Action::End => {
                 self.ended = true;
             }
+            Action::Request(r) => self.send_scripted(r),
         }
         if self.tracing {
             let group = GroupLine::of(self.coordinator.group());
@@ -786,6 +785,10 @@ impl World {
     /// Tells the metrics which partitions consumer `index` started or
     /// stopped consuming (what it owns while it runs), comparing with what
     /// they were told last; costs a slice comparison when nothing changed.
+    pub(super) fn sync_holdings_of(&mut self, index: ConsumerId) {
+        self.sync_holdings(index);
+    }
+
     fn sync_holdings(&mut self, index: ConsumerId) {
         let client = &self.clients[index];
         let consuming = client.state.is_running() && self.paused_until[index.0] <= self.now_ms;
@@ -872,16 +875,35 @@ impl World {
         self.client_timers.insert((index, timer), key);
     }
 
-    fn send(&mut self, sender: Sender, request: Request) {
+    /// A request reaches the coordinator, which answers what it can now.
+    pub(super) fn deliver_request(&mut self, request_id: RequestId, request: Request) {
+        self.remember_request(request_id, &request);
+        self.coordinator
+            .handle_request(self.now_ms, request_id, request);
+        self.drain_coordinator();
+    }
+
+    /// A fresh request id.
+    pub(super) fn next_request_id(&mut self) -> RequestId {
         let id = self.next_request;
         self.next_request += 1;
-        let requester = sender.requester();
+        id
+    }
+
+    /// Counts one more request of `requester` and returns its number.
+    pub(super) fn count_request(&mut self, requester: Requester) -> u64 {
         let n = self.request_counts.entry(requester).or_insert(0);
         *n += 1;
+        *n
+    }
+
+    fn send(&mut self, sender: Sender, request: Request) {
+        let id = self.next_request_id();
+        let requester = sender.requester();
         let key = RequestKey {
             requester,
             api: request.api(),
-            n: *n,
+            n: self.count_request(requester),
         };
         self.requests.insert(
             id,
@@ -972,6 +994,10 @@ impl World {
                             rule,
                         });
                     }
+                    if let Some(sent_by) = self.scripted_answered(request, &response) {
+                        self.deliver_scripted(info.sender, at_ms, response, sent_by);
+                        continue;
+                    }
                     let conn = Connection {
                         requester: info.sender.requester(),
                         to_coordinator: false,
@@ -1010,6 +1036,12 @@ impl World {
 
     /// Records a coordinator event: the fenced history, the metrics and the log.
     fn on_coordinator_event(&mut self, at_ms: u64, event: Event, rule: Rule) {
+        if let Event::MemberRemoved {
+            member_id, cause, ..
+        } = &event
+        {
+            self.scripted_member_removed(member_id, cause);
+        }
         if let Event::MemberReplaced {
             group_instance_id,
             old_member_id,
@@ -1054,7 +1086,12 @@ impl World {
     }
 
     /// Appends to the event log (and the trace, when tracing).
-    fn log_event(&mut self, event: WorldEvent, rule: Option<Rule>, consumer: Option<ConsumerId>) {
+    pub(super) fn log_event(
+        &mut self,
+        event: WorldEvent,
+        rule: Option<Rule>,
+        consumer: Option<ConsumerId>,
+    ) {
         self.log_event_at(self.now_ms, event, rule, consumer);
     }
 
@@ -1109,7 +1146,7 @@ impl World {
         }
     }
 
-    fn remember(&mut self, m: MessageView) {
+    pub(super) fn remember(&mut self, m: MessageView) {
         if self.recent_messages.len() == RECENT_MESSAGES {
             self.recent_messages.pop_front();
         }

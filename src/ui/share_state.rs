@@ -158,6 +158,8 @@ fn step_of(at_ms: u64, action: &Action) -> ActionStep {
             s.batch_ms = Some(*batch_ms);
         }
         Action::End => s.end = Some(Default::default()),
+        // Never a user action: a protocol scenario is shared as its file.
+        Action::Request(_) => {}
     }
     s
 }
@@ -263,14 +265,11 @@ fn file_stem(state: &AppState) -> String {
 }
 
 /// `Import scenario`: the scenario in `text` as the CLI reads it, or the
-/// message for `error-banner` (naming the JSON path). Protocol scenarios
-/// are refused: the app plays simulation scenarios.
+/// message for `error-banner` (naming the JSON path). Both kinds play: a
+/// protocol scenario (a conformance file, or a session `groupscope broker`
+/// recorded) sends exactly its requests.
 pub fn import_text(text: &str) -> Result<ScenarioFile, String> {
-    let file = import_scenario(text).map_err(|e| format!("Import scenario: {e}"))?;
-    check_simulation(&file).map_err(|e| {
-        format!("Import scenario: this file cannot be played: {e}. Run it with `groupscope run`.")
-    })?;
-    Ok(file)
+    import_scenario(text).map_err(|e| format!("Import scenario: {e}"))
 }
 
 /// What `Share link` carries: the preset by id while it is unchanged and
@@ -329,7 +328,6 @@ pub fn open_link(link: &str) -> Result<AppState, String> {
     let mut file = shared
         .scenario_file()
         .ok_or_else(|| "the link's scenario is unknown".to_string())?;
-    check_simulation(&file)?;
     file.seed = shared.seed;
     let preset = match &shared.scenario {
         SharedScenario::Preset(id) if file.seed == presets_seed(id) => Some(id.clone()),

@@ -30,6 +30,7 @@ use crate::scenario::simulation::world_of;
 use crate::scenario::{self, presets, ScenarioError, ScenarioFile};
 use crate::sim::World;
 use fork::Fork;
+pub use live::{check_url, parse_message, Live, LiveEvent, LiveStatus};
 use seen::Seen;
 use std::ops::Range;
 use std::rc::Rc;
@@ -99,6 +100,8 @@ pub enum Msg {
     SetCompareMode(CompareMode),
     /// The guided lesson's buttons (and Escape).
     Lesson(LessonMsg),
+    /// Live mode: a message of the broker's stream, or the socket's state.
+    Live(LiveEvent),
 }
 
 /// The whole app state.
@@ -152,6 +155,8 @@ pub struct AppState {
     pub lesson: Option<LessonStep>,
     /// What the last `Step` ran (cleared by any other message).
     pub step_info: Option<StepInfo>,
+    /// Live mode's session, while the app shows a running broker's group.
+    pub live: Option<Live>,
 }
 
 impl AppState {
@@ -203,6 +208,7 @@ impl AppState {
             compare_mode: CompareMode::default(),
             lesson: None,
             step_info: None,
+            live: None,
         }
     }
 
@@ -215,6 +221,10 @@ impl AppState {
     /// Applies one message in place (what the browser store calls, so the
     /// world is never copied just to be replaced).
     pub fn update(&mut self, msg: Msg) {
+        if let Err(e) = self.allowed(&msg) {
+            self.error = Some(e);
+            return;
+        }
         if let Msg::Lesson(m) = msg {
             self.lesson_msg(m);
             return;
@@ -243,6 +253,24 @@ impl AppState {
         }
     }
 
+    /// Refuses what a protocol scenario cannot do: its consumers follow
+    /// their recorded requests, so none can be acted on or added, its
+    /// settings are the requests', and it has no static/dynamic twin.
+    fn allowed(&self, msg: &Msg) -> Result<(), String> {
+        if !self.is_protocol() {
+            return Ok(());
+        }
+        let what = match msg {
+            Msg::User(_) | Msg::AddPartitions => "act on its consumers or topics",
+            Msg::ApplySettings => "change its settings",
+            Msg::ToggleCompare => "be compared static vs dynamic",
+            _ => return Ok(()),
+        };
+        Err(format!(
+            "A protocol scenario (requests, as recorded) cannot {what}: its consumers send exactly its requests. Open a preset for that."
+        ))
+    }
+
     /// Opens compare mode in [`Self::compare_mode`] on the app as it stands.
     fn open_compare(&mut self) {
         self.compare = match Compare::of_state(self.compare_mode, self) {
@@ -259,13 +287,23 @@ impl AppState {
         self.notice = None;
         let previous_step = self.step_info.take();
         match msg {
-            Msg::Step => self.step_pressed(previous_step),
+            Msg::Step => {
+                self.stop_following();
+                self.step_pressed(previous_step)
+            }
+            Msg::Live(event) => self.live_event(event),
+            Msg::TogglePlay if self.live.is_some() => self.toggle_following(),
+            Msg::Tick { .. } if self.live.is_some() => {}
             Msg::StepBack => {
+                self.stop_following();
                 self.playing = false;
                 let target = self.world.steps().saturating_sub(1);
                 self.seek(target);
             }
-            Msg::NextState => self.next_state(),
+            Msg::NextState => {
+                self.stop_following();
+                self.next_state()
+            }
             Msg::Reset => self.restart_with(self.scenario.clone()),
             Msg::TogglePlay => {
                 self.playing = !self.playing && !self.world.has_ended();
@@ -280,10 +318,7 @@ impl AppState {
                 Some(s) => *self = Self::with_scenario(s, Some(id)),
                 None => self.error = Some(format!("Unknown scenario {id:?}.")),
             },
-            Msg::LoadScenario(s) => match check_simulation(&s) {
-                Ok(()) => *self = Self::with_scenario(*s, None),
-                Err(e) => self.error = Some(format!("This scenario cannot be played: {e}")),
-            },
+            Msg::LoadScenario(s) => *self = Self::with_scenario(*s, None),
             Msg::User(action) => self.user(action),
             Msg::EditSettings(form) => self.edit_settings(form),
             Msg::ApplySettings => self.apply_settings(),
@@ -293,11 +328,13 @@ impl AppState {
             }
             Msg::AddPartitions => self.add_partitions(),
             Msg::Seek(steps) => {
+                self.stop_following();
                 self.playing = false;
                 self.seek(steps);
             }
             Msg::Undo => self.undo(),
             Msg::SeekMs(ms) => {
+                self.stop_following();
                 self.playing = false;
                 self.seek_ms(ms);
             }
@@ -419,6 +456,15 @@ impl AppState {
             return;
         }
         let target = self.world.now_ms() + real_ms.saturating_mul(self.speed) / 1000;
+        self.advance_to_ms(target);
+        if self.world.has_ended() {
+            self.playing = false;
+        }
+    }
+
+    /// Runs every event due by virtual time `target` (at most
+    /// [`TICK_MAX_STEPS`]), narrating the last visible change.
+    fn advance_to_ms(&mut self, target: u64) {
         let before = self.world.state();
         let mut n = 0;
         let mut from = self.world.log().len();
@@ -438,9 +484,6 @@ impl AppState {
         }
         self.seen.follow(&self.world);
         self.record_transition(before);
-        if self.world.has_ended() {
-            self.playing = false;
-        }
     }
 
     /// After the topics changed under the add-partitions form: if its topic
@@ -586,24 +629,26 @@ fn fresh_world(scenario: &ScenarioFile) -> Result<World, ScenarioError> {
     world_of(scenario, scenario.seed)
 }
 
-/// A scenario the app can play: a simulation scenario that validates.
+/// A scenario compare mode can twin: a simulation scenario (a protocol
+/// scenario's consumers send exactly its requests, so it has no dynamic twin).
 pub fn check_simulation(s: &ScenarioFile) -> Result<(), String> {
     if s.actions.is_none() {
-        return Err("it is a protocol scenario (\"requests\"); the app plays simulation scenarios (\"actions\")".into());
+        return Err("it is a protocol scenario (\"requests\"), whose consumers send exactly its requests; compare mode twins simulation scenarios (\"actions\")".into());
     }
     Ok(())
 }
 
 /// Parses scenario JSON (an import or a URL) into a playable scenario.
 pub fn parse_playable(text: &str) -> Result<ScenarioFile, String> {
-    let s = scenario::parse(text).map_err(|e| e.to_string())?;
-    check_simulation(&s)?;
-    Ok(s)
+    scenario::parse(text).map_err(|e| e.to_string())
 }
 
 mod fork;
 #[cfg(test)]
 mod lesson_tests;
+mod live;
+#[cfg(test)]
+mod live_tests;
 mod replay;
 mod seen;
 #[cfg(test)]

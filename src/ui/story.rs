@@ -84,7 +84,10 @@ impl MarkerKind {
             Action::AddPartitions { .. } => Some(MarkerKind::Partitions),
             Action::ForceRebalance => Some(MarkerKind::Rebalance),
             // A pause shows in the log and the narration, not as a marker.
-            Action::Pause { .. } | Action::SlowBatch { .. } | Action::End => None,
+            // A protocol scenario's requests are too many to mark.
+            Action::Pause { .. } | Action::SlowBatch { .. } | Action::End | Action::Request(_) => {
+                None
+            }
         }
     }
 

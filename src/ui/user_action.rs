@@ -76,6 +76,7 @@ pub fn validate_user(world: &World, action: &UserAction) -> Result<(), String> {
             validate_partitions(world, topic, *partitions)
         }
         Action::ForceRebalance | Action::End => Ok(()),
+        Action::Request(_) => Err("Requests are sent by the scenario's own steps.".into()),
     }
 }
 

@@ -163,6 +163,9 @@ pub struct Client {
     pub committing: bool,
     /// Batches processed so far (the offsets it commits).
     pub batches: u64,
+    /// A protocol scenario's consumer: its requests are scripted, and the
+    /// world only observes them (`sim::script`).
+    pub scripted: bool,
 }
 
 impl Client {
@@ -183,6 +186,7 @@ impl Client {
             fetching: Vec::new(),
             committing: false,
             batches: 0,
+            scripted: false,
         }
     }
 

@@ -237,14 +237,20 @@ fn a_damaged_link_is_an_error_not_a_state() {
 }
 
 #[test]
-fn import_names_the_json_path_and_refuses_protocol_scenarios() {
+fn import_names_the_json_path_and_opens_protocol_scenarios() {
     let e = import_text(r#"{"topics":[{"name":"t","partitions":"x"}],"actions":[]}"#).unwrap_err();
     assert!(
         e.starts_with("Import scenario: topics[0].partitions:"),
         "{e}"
     );
-    let e = import_text(r#"{"requests":[]}"#).unwrap_err();
-    assert!(e.contains("protocol scenario"), "{e}");
+    let e = import_text(r#"{"requests":[{"at_ms":0,"join":{"member_id":"$X"}}]}"#).unwrap_err();
+    assert!(e.contains("requests[0].join.member_id"), "{e}");
+    let text = std::fs::read_to_string(
+        "tests/conformance/T08-static-follower-restart-keeps-assignment.json",
+    )
+    .unwrap();
+    let file = import_text(&text).expect("a protocol scenario opens");
+    assert!(file.requests.is_some());
     assert!(import_text("{").unwrap_err().contains("malformed JSON"));
 }
 

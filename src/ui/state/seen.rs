@@ -76,6 +76,7 @@ fn action_who(a: &Action) -> String {
         | Action::SlowBatch { name, .. } => name.clone(),
         Action::AdminRemove(names) => names.join(", "),
         Action::AddPartitions { topic, .. } => topic.clone(),
+        Action::Request(r) => r.consumer.clone().unwrap_or_default(),
         Action::ForceRebalance | Action::End => String::new(),
     }
 }

@@ -1,0 +1,225 @@
+//! A protocol scenario as a world the app plays (`sim::script`): each step
+//! is a request its consumer sends as written, and the views show the
+//! coordinator's answers. The same file gives the same coordinator outputs
+//! as `groupscope run` (tests/scripted_world.rs compares them).
+//!
+//! Consumers are not declared in a protocol scenario; they are found in
+//! its requests: a static member is named by its `group.instance.id`, a
+//! dynamic one by the `bind` name of its first JoinGroup (`member-N` when
+//! it has none), and every later request that names that member id as
+//! `$NAME` (or, static, carries the instance id) is sent by it. Requests
+//! for several members at once (an admin's LeaveGroup batch) and describes
+//! are sent by the admin.
+
+use super::model::{RequestStep, ScenarioFile};
+use super::protocol::unresolved_request;
+use super::{coordinator_config, step_key, ScenarioError};
+use crate::coordinator::Request;
+use crate::sim::{Action, Client, ScriptedRequest, SimSettings, World};
+use std::collections::BTreeMap;
+
+/// Who sends what: the consumers found so far in a protocol scenario.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Cast {
+    by_instance: BTreeMap<String, String>,
+    by_bind: BTreeMap<String, String>,
+    dynamic: usize,
+}
+
+impl Cast {
+    /// The consumer that sends `request` (with `bind`, a JoinGroup's), and
+    /// whether it appears for the first time.
+    fn sender(
+        &mut self,
+        world: &World,
+        request: &Request,
+        bind: Option<&str>,
+    ) -> (Option<String>, bool) {
+        let bound = |cast: &Cast, id: &str| {
+            id.strip_prefix('$')
+                .and_then(|n| cast.by_bind.get(n))
+                .cloned()
+        };
+        let (name, new) = match request {
+            Request::JoinGroup(r) => {
+                let known = match &r.group_instance_id {
+                    Some(iid) => self.by_instance.get(&iid.0).cloned(),
+                    None => bound(self, &r.member_id.0),
+                };
+                match known {
+                    Some(name) => (name, false),
+                    None => {
+                        let wanted = match (&r.group_instance_id, bind) {
+                            (Some(iid), _) => iid.0.clone(),
+                            (None, Some(b)) => b.to_string(),
+                            (None, None) => {
+                                self.dynamic += 1;
+                                format!("member-{}", self.dynamic)
+                            }
+                        };
+                        let name = unique(world, wanted);
+                        if let Some(iid) = &r.group_instance_id {
+                            self.by_instance.insert(iid.0.clone(), name.clone());
+                        }
+                        (name, true)
+                    }
+                }
+            }
+            Request::SyncGroup(r) => match self.of_member(
+                &r.member_id.0,
+                r.group_instance_id.as_ref().map(|i| i.0.as_str()),
+            ) {
+                Some(n) => (n, false),
+                None => return (None, false),
+            },
+            Request::Heartbeat(r) => match self.of_member(
+                &r.member_id.0,
+                r.group_instance_id.as_ref().map(|i| i.0.as_str()),
+            ) {
+                Some(n) => (n, false),
+                None => return (None, false),
+            },
+            Request::OffsetCommit(r) => match self.of_member(
+                &r.member_id.0,
+                r.group_instance_id.as_ref().map(|i| i.0.as_str()),
+            ) {
+                Some(n) => (n, false),
+                None => return (None, false),
+            },
+            Request::LeaveGroup(r) if r.members.len() == 1 => {
+                let m = &r.members[0];
+                match self.of_member(
+                    &m.member_id.0,
+                    m.group_instance_id.as_ref().map(|i| i.0.as_str()),
+                ) {
+                    Some(n) => (n, false),
+                    None => return (None, false),
+                }
+            }
+            _ => return (None, false),
+        };
+        if let Some(b) = bind {
+            self.by_bind.insert(b.to_string(), name.clone());
+        }
+        (Some(name), new)
+    }
+
+    /// The consumer a member id (`$NAME`) or an instance id belongs to.
+    fn of_member(&self, member_id: &str, instance: Option<&str>) -> Option<String> {
+        member_id
+            .strip_prefix('$')
+            .and_then(|n| self.by_bind.get(n))
+            .or_else(|| instance.and_then(|i| self.by_instance.get(i)))
+            .cloned()
+    }
+}
+
+/// `wanted`, or `wanted#2`, … if a consumer already has that name.
+fn unique(world: &World, wanted: String) -> String {
+    if world.client_index(&wanted).is_none() {
+        return wanted;
+    }
+    (2..)
+        .map(|k| format!("{wanted}#{k}"))
+        .find(|n| world.client_index(n).is_none())
+        .expect("some suffix is free")
+}
+
+/// A world that plays protocol scenario `file` (its `requests`) with `seed`.
+pub fn world_of(file: &ScenarioFile, seed: u64) -> Result<(World, Cast), ScenarioError> {
+    let steps = file.requests.as_deref().unwrap_or(&[]);
+    let settings = SimSettings {
+        coordinator: coordinator_config(file),
+        seed,
+        latency_ms: 0,
+        jitter_ms: 0,
+        spikes: None,
+        loss: None,
+        topics: file
+            .topics
+            .iter()
+            .map(|t| (t.name.clone(), t.partitions))
+            .collect(),
+        end_ms: steps.last().map_or(0, |s| s.at_ms),
+    };
+    let mut world = World::new(settings, Vec::new(), Vec::new());
+    let mut cast = Cast::default();
+    for (i, step) in steps.iter().enumerate() {
+        push_step(&mut world, &mut cast, file, i, step)?;
+    }
+    Ok((world, cast))
+}
+
+/// Step `i` of a protocol scenario, ready to queue in a world: its
+/// consumer (with the card to add when it is new) and its request.
+#[derive(Clone, Debug)]
+pub struct PreparedStep {
+    at_ms: u64,
+    new_client: Option<Client>,
+    request: ScriptedRequest,
+}
+
+/// Prepares step `i` (a live session's next step, or one of a file's): who
+/// sends it, found with `cast` in `world`'s consumers. A `tick` sends
+/// nothing but still is a step: the clock moves to it.
+pub fn prepare_step(
+    world: &World,
+    cast: &mut Cast,
+    file: &ScenarioFile,
+    i: usize,
+    step: &RequestStep,
+) -> Result<PreparedStep, ScenarioError> {
+    let key = step_key(&step.id, i);
+    let Some(request) = unresolved_request(step, &file.config, i)? else {
+        return Ok(PreparedStep {
+            at_ms: step.at_ms,
+            new_client: None,
+            request: ScriptedRequest {
+                consumer: None,
+                request: None,
+                bind: None,
+                key,
+            },
+        });
+    };
+    let bind = step.join.as_ref().and_then(|j| j.bind.clone());
+    let (consumer, new) = cast.sender(world, &request, bind.as_deref());
+    let new_client = match (new, &consumer, &request) {
+        (true, Some(name), Request::JoinGroup(join)) => Some(Client::scripted(name, join)),
+        _ => None,
+    };
+    Ok(PreparedStep {
+        at_ms: step.at_ms,
+        new_client,
+        request: ScriptedRequest {
+            consumer,
+            request: Some(request),
+            bind,
+            key,
+        },
+    })
+}
+
+/// Queues a prepared step in `world` (every world of one session gets the
+/// same steps in the same order, so their consumers stay the same).
+pub fn queue_step(world: &mut World, step: &PreparedStep) {
+    world.extend_run_to(step.at_ms);
+    if let Some(client) = &step.new_client {
+        world.add_client(client.clone());
+    }
+    let request = Box::new(step.request.clone());
+    world.push_action(step.at_ms, Action::Request(request));
+}
+
+/// Prepares and queues step `i` of `file` in `world`.
+pub fn push_step(
+    world: &mut World,
+    cast: &mut Cast,
+    file: &ScenarioFile,
+    i: usize,
+    step: &RequestStep,
+) -> Result<(), ScenarioError> {
+    let prepared = prepare_step(world, cast, file, i, step)?;
+    queue_step(world, &prepared);
+    Ok(())
+}

@@ -1,0 +1,249 @@
+//! Live mode (`?live=ws://127.0.0.1:9093`): the app shows the group of a
+//! running `groupscope broker` as real clients move it. The broker streams
+//! its recording (src/broker/ws.rs has the contract): a `hello` with the
+//! protocol scenario so far, then each request `step` as its coordinator
+//! handled it, `topics` when a topic appears, and a `clock` four times a
+//! second. The app plays that protocol scenario in its own world — the same
+//! coordinator, the same steps, the same seed — so every view (the state
+//! diagram, the instance map, the grid, the log with its rules) shows what
+//! the broker's coordinator did, and step back, the timeline and the
+//! exports work on it as on any scenario.
+//!
+//! While *following*, the view keeps up with the broker's clock; any
+//! Step, Step back or seek stops following, and Play follows again.
+
+use super::AppState;
+use crate::scenario::model::{RequestStep, TopicSpec};
+use crate::scenario::scripted::{self, Cast};
+use crate::scenario::{self, ScenarioFile};
+use serde_json::Value;
+use std::rc::Rc;
+
+/// The connection to the broker, as the live badge shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LiveStatus {
+    Connecting,
+    Open,
+    /// Closed, or never opened: why.
+    Closed(String),
+}
+
+/// What the broker's stream says (or the socket itself).
+#[derive(Clone, Debug, PartialEq)]
+pub enum LiveEvent {
+    Status(LiveStatus),
+    Hello {
+        scenario: Box<ScenarioFile>,
+        now_ms: u64,
+    },
+    Step(Box<RequestStep>),
+    Topics(Vec<TopicSpec>),
+    Clock(u64),
+}
+
+/// A live session.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Live {
+    /// The broker's WebSocket address.
+    pub url: String,
+    pub status: LiveStatus,
+    /// True while the view keeps up with the broker's clock.
+    pub following: bool,
+    /// The broker's clock, as last heard.
+    pub now_ms: u64,
+    /// Steps the broker sent that the view could not take, with why.
+    pub refused: Option<String>,
+    cast: Cast,
+}
+
+impl Live {
+    pub fn new(url: &str) -> Self {
+        Live {
+            url: url.to_string(),
+            status: LiveStatus::Connecting,
+            following: true,
+            now_ms: 0,
+            refused: None,
+            cast: Cast::default(),
+        }
+    }
+}
+
+/// Whether `url` is an address live mode connects to: `ws://` or `wss://`.
+pub fn check_url(url: &str) -> Result<(), String> {
+    if url.starts_with("ws://") || url.starts_with("wss://") {
+        Ok(())
+    } else {
+        Err(format!(
+            "live={url:?}: expected a WebSocket address like ws://127.0.0.1:9093 (groupscope broker's --ws-port)"
+        ))
+    }
+}
+
+/// Reads one message of the broker's stream; the error names what is wrong.
+pub fn parse_message(text: &str) -> Result<LiveEvent, String> {
+    let v: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    let field = |k: &str| {
+        v.get(k)
+            .ok_or_else(|| format!("a {:?} message without {k:?}", v.get("kind")))
+    };
+    let now = |k: &str| {
+        field(k)?
+            .as_u64()
+            .ok_or_else(|| format!("{k}: expected a whole number of ms"))
+    };
+    match v.get("kind").and_then(Value::as_str) {
+        Some("hello") => {
+            let text = field("scenario")?.to_string();
+            let scenario = scenario::parse(&text).map_err(|e| format!("hello.scenario: {e}"))?;
+            if scenario.requests.is_none() {
+                return Err("hello.scenario: expected a protocol scenario (\"requests\")".into());
+            }
+            Ok(LiveEvent::Hello {
+                scenario: Box::new(scenario),
+                now_ms: now("now_ms")?,
+            })
+        }
+        Some("step") => serde_json::from_value(field("step")?.clone())
+            .map(|s| LiveEvent::Step(Box::new(s)))
+            .map_err(|e| format!("step: {e}")),
+        Some("topics") => serde_json::from_value(field("topics")?.clone())
+            .map(LiveEvent::Topics)
+            .map_err(|e| format!("topics: {e}")),
+        Some("clock") => Ok(LiveEvent::Clock(now("now_ms")?)),
+        Some(other) => Err(format!("unknown message kind {other:?}")),
+        None => Err("a message without \"kind\"".into()),
+    }
+}
+
+impl AppState {
+    /// True when the app plays a protocol scenario (a recorded or live
+    /// session): its consumers follow their requests, so nothing can be
+    /// added to it, compared or swept.
+    pub fn is_protocol(&self) -> bool {
+        self.scenario.requests.is_some()
+    }
+
+    /// Opens live mode on `url` (before the broker's `hello`, the view
+    /// keeps what it shows).
+    pub fn start_live(&mut self, url: &str) {
+        match check_url(url) {
+            Ok(()) => self.live = Some(Live::new(url)),
+            Err(e) => self.error = Some(e),
+        }
+    }
+
+    /// One event of the live stream.
+    pub(super) fn live_event(&mut self, event: LiveEvent) {
+        let Some(live) = &mut self.live else {
+            return;
+        };
+        match event {
+            LiveEvent::Status(status) => {
+                if let LiveStatus::Closed(why) = &status {
+                    self.notice = Some(format!("Live: disconnected from {} ({why}).", live.url));
+                }
+                live.status = status;
+            }
+            LiveEvent::Hello { scenario, now_ms } => {
+                let mut live = self.live.take().expect("live");
+                live.now_ms = now_ms;
+                live.following = true;
+                live.status = LiveStatus::Open;
+                live.cast = Cast::default();
+                let cast = scripted::world_of(&scenario, scenario.seed).map(|(_, c)| c);
+                *self = Self::with_scenario(*scenario, None);
+                live.cast = cast.unwrap_or_default();
+                self.live = Some(live);
+                self.follow_live();
+            }
+            LiveEvent::Step(step) => self.live_step(*step),
+            LiveEvent::Topics(topics) => {
+                self.scenario.topics = topics;
+                self.rebuild_live();
+            }
+            LiveEvent::Clock(now_ms) => {
+                live.now_ms = live.now_ms.max(now_ms);
+                self.follow_live();
+            }
+        }
+    }
+
+    /// Takes the broker's next step: queued in the world (and in every
+    /// checkpoint, so stepping back replays it too).
+    fn live_step(&mut self, step: RequestStep) {
+        let Some(live) = &mut self.live else {
+            return;
+        };
+        live.now_ms = live.now_ms.max(step.at_ms);
+        let steps = self.scenario.requests.get_or_insert_with(Vec::new);
+        steps.push(step.clone());
+        if let Err(e) = scenario::validate(&self.scenario) {
+            self.scenario.requests.as_mut().map(Vec::pop);
+            live.refused = Some(e.to_string());
+            self.error = Some(format!("Live: the broker's step cannot be shown: {e}"));
+            return;
+        }
+        let i = self.scenario.requests.as_ref().map_or(0, Vec::len) - 1;
+        if step.at_ms < self.world.now_ms() {
+            // The view ran past this step's time: play the session again.
+            self.rebuild_live();
+            return;
+        }
+        match scripted::prepare_step(&self.world, &mut live.cast, &self.scenario, i, &step) {
+            Ok(prepared) => {
+                scripted::queue_step(&mut self.world, &prepared);
+                for c in &mut self.checkpoints {
+                    scripted::queue_step(Rc::make_mut(c), &prepared);
+                }
+            }
+            Err(e) => self.error = Some(format!("Live: {e}")),
+        }
+        self.follow_live();
+    }
+
+    /// Plays the session so far again from t = 0 to where the view was.
+    fn rebuild_live(&mut self) {
+        let Some(mut live) = self.live.take() else {
+            return;
+        };
+        let at = self.world.now_ms();
+        let scenario = self.scenario.clone();
+        live.cast = scripted::world_of(&scenario, scenario.seed)
+            .map(|(_, c)| c)
+            .unwrap_or_default();
+        *self = Self::with_scenario(scenario, None);
+        self.live = Some(live);
+        self.world.extend_run_to(at);
+        self.advance_to_ms(at);
+        self.follow_live();
+    }
+
+    /// While following, the view runs to the broker's clock.
+    fn follow_live(&mut self) {
+        let Some(live) = &self.live else {
+            return;
+        };
+        if !live.following {
+            return;
+        }
+        let now = live.now_ms;
+        self.world.extend_run_to(now);
+        self.advance_to_ms(now);
+    }
+
+    /// Step, Step back or a seek: the view stays where the user put it.
+    pub(super) fn stop_following(&mut self) {
+        if let Some(live) = &mut self.live {
+            live.following = false;
+        }
+    }
+
+    /// Play in live mode: follow the broker again.
+    pub(super) fn toggle_following(&mut self) {
+        if let Some(live) = &mut self.live {
+            live.following = !live.following;
+        }
+        self.follow_live();
+    }
+}
