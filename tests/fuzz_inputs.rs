@@ -265,7 +265,11 @@ fn scenario_case(text: &str) -> bool {
             seed: 1,
             steps: 50,
             at_ms: None,
-            compare: Some(CompareMode::StaticVsDynamic),
+            // A protocol scenario has no static/dynamic twin to compare.
+            compare: file
+                .actions
+                .is_some()
+                .then_some(CompareMode::StaticVsDynamic),
             compare_scenario: None,
         };
         let link = share::encode(&state);
