@@ -30,6 +30,9 @@ pub struct CompareViewProps {
     /// What the panes differ in (shown by the select even while off).
     pub mode: CompareMode,
     pub on_msg: Callback<Msg>,
+    /// False for a protocol scenario: no twin to compare, so no toggle.
+    #[prop_or(true)]
+    pub can_compare: bool,
     /// More controls at the end of the row (the page's mode buttons).
     #[prop_or_default]
     pub children: Html,
@@ -43,11 +46,13 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
     html! {
         <section class="compare" aria-label="Compare">
             <div class="compare-controls">
-                <button type="button" class={classes!("action", "compare-toggle")}
-                        aria-pressed={on.to_string()} onclick={toggle}>
-                    { "Compare static vs dynamic" }
-                </button>
-                { difference_select(props.mode, &props.on_msg) }
+                if props.can_compare {
+                    <button type="button" class={classes!("action", "compare-toggle")}
+                            aria-pressed={on.to_string()} onclick={toggle}>
+                        { "Compare static vs dynamic" }
+                    </button>
+                    { difference_select(props.mode, &props.on_msg) }
+                }
                 <div class="compare-extra">{ props.children.clone() }</div>
             </div>
             if let Some(v) = &*props.view {

@@ -49,6 +49,8 @@ mod instance_map;
 #[cfg(target_arch = "wasm32")]
 mod lesson_view;
 #[cfg(target_arch = "wasm32")]
+mod live_socket;
+#[cfg(target_arch = "wasm32")]
 mod message_flow;
 #[cfg(target_arch = "wasm32")]
 mod metrics;

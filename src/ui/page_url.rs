@@ -22,6 +22,8 @@ pub struct PageUrl {
     pub speed: Option<u64>,
     /// `&controls=0` leaves the embed's transport out.
     pub controls: bool,
+    /// `?live=ws://127.0.0.1:9093`: shows a running `groupscope broker`'s group.
+    pub live: Option<String>,
 }
 
 impl PageUrl {
@@ -43,6 +45,7 @@ impl PageUrl {
             autoplay: on("autoplay"),
             speed: get("speed").and_then(|s| s.trim().parse().ok()),
             controls: get("controls").is_none_or(|v| v != "0" && v != "false"),
+            live: get("live").filter(|v| !v.is_empty()),
         };
         url.apply_theme();
         url
@@ -65,6 +68,9 @@ impl PageUrl {
     /// the preset and says why, never a blank page. `&speed=` and
     /// `&autoplay=1` apply to whichever opened.
     pub fn initial_state(&self) -> AppState {
+        if let Some(url) = &self.live {
+            return AppState::live(url);
+        }
         let mut state = match self.shared.as_deref().map(open_link) {
             Some(Ok(state)) => state,
             Some(Err(e)) => {

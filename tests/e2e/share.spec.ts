@@ -230,11 +230,11 @@ test("importing a bad file names the JSON path and keeps the session", async ({ 
   await page.keyboard.press("Escape");
   expect(await readOuts(page)).toEqual(before);
 
-  // A protocol scenario is refused with a clear message.
+  // A protocol scenario with a request naming an unbound member id: the path is named.
   await button(page, "Import scenario").click();
-  await dialog.getByLabel("Scenario JSON").fill('{"requests":[]}');
+  await dialog.getByLabel("Scenario JSON").fill('{"requests":[{"at_ms":0,"sync":{"member_id":"$X","generation_id":1}}]}');
   await dialog.getByRole("button", { name: "Import", exact: true }).click();
-  await expect(page.getByTestId("error-banner")).toContainText("protocol scenario");
+  await expect(page.getByTestId("error-banner")).toContainText("requests[0].sync.member_id");
 
   // A good one (pasted) replaces the session.
   const good = readFileSync(`${REPO}/static/scenarios/mixed-group.json`, "utf8");

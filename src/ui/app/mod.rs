@@ -25,6 +25,7 @@ use super::event_log::EventLog;
 use super::format::{preset_hint, story_over};
 use super::instance_map::InstanceMap;
 use super::lesson_view::{start_button, LessonPanel};
+use super::live_socket::use_live_socket;
 use super::message_flow::MessageFlow;
 use super::metrics::MetricsPanel;
 use super::page_url::PageUrl;
@@ -35,7 +36,7 @@ use super::scenario_picker::ScenarioPicker;
 use super::settings::Settings;
 use super::share::ShareBar;
 use super::shortcut_help::ShortcutHelp;
-use super::state::Msg;
+use super::state::{check_url, Msg};
 use super::store::{use_play_clock, use_shortcuts, Store};
 use super::transport::Transport;
 use brand::Brand;
@@ -60,6 +61,8 @@ pub fn App() -> Html {
     let shared: Store = (*store).clone();
     let page = use_page_views(store);
     use_play_clock(page.chrome.playing, on_msg.clone());
+    let live_url = url.live.clone().filter(|u| check_url(u).is_ok());
+    use_live_socket(live_url, on_msg.clone());
     use_shortcuts(on_msg.clone());
     // `?panic-test=1`: fails on purpose once rendered (tests/e2e/reliability.spec.ts).
     use_effect_with((), |_| crate::ui::crash::panic_test_if_asked());
@@ -83,6 +86,7 @@ fn full_page(page: &PageViews, on_msg: &Callback<Msg>, store: &Store) -> Html {
             </header>
             <LessonPanel step={chrome.lesson} on_msg={on_msg.clone()} />
             <ScenarioDescription text={chrome.description.clone()} />
+            { live_badge(chrome) }
             { transport(page, on_msg) }
             <RunTimelineView timeline={Rc::clone(&chrome.timeline)} on_msg={on_msg.clone()} />
             // The narration and the guidance side by side on a wide screen.
@@ -90,7 +94,8 @@ fn full_page(page: &PageViews, on_msg: &Callback<Msg>, store: &Store) -> Html {
                 <NarrationCaption text={page.chrome.narration.clone()} />
                 { status_line(page, on_msg, false) }
             </div>
-            <CompareView view={Rc::clone(&page.compare)} mode={chrome.compare_mode} on_msg={on_msg.clone()}>
+            <CompareView view={Rc::clone(&page.compare)} mode={chrome.compare_mode} on_msg={on_msg.clone()}
+                         can_compare={!chrome.protocol}>
                 { mode_buttons(page, on_msg) }
             </CompareView>
             // Three columns on a wide screen, so what a story changes (the
@@ -98,13 +103,17 @@ fn full_page(page: &PageViews, on_msg: &Callback<Msg>, store: &Store) -> Html {
             <main class="layout">
                 <div class="column column-left">
                     { group_panel(page, false) }
-                    <Settings draft={chrome.settings_draft.clone()} error={chrome.settings_error.clone()}
-                              on_msg={on_msg.clone()} />
+                    // A protocol scenario's settings and topics are its requests'.
+                    if !chrome.protocol {
+                        <Settings draft={chrome.settings_draft.clone()} error={chrome.settings_error.clone()}
+                                  on_msg={on_msg.clone()} />
+                    }
                 </div>
                 <div class="column column-middle">
                     { instances_panel(page) }
                     // Not a named region: its name would compete with the
                     // form's own `Topic` and `Partitions` labels.
+                    if !chrome.protocol {
                     <div class="panel panel-topics">
                         <header class="panel-head">
                             <h2>{ "Grow a topic" }</h2>
@@ -115,13 +124,16 @@ fn full_page(page: &PageViews, on_msg: &Callback<Msg>, store: &Store) -> Html {
                                            error={chrome.partitions_error.clone()} on_msg={on_msg.clone()} />
                         </div>
                     </div>
+                    }
                 </div>
                 <div class="column column-right">
                     <Panel title="Assignment" hint="coordinator's assignment" class="panel-assignment">
                         <AssignmentGrid snap={Rc::clone(snap)} />
                     </Panel>
-                    <Panel title="Consumers" hint="each one's own view" class="panel-consumers">
-                        <Consumers snap={Rc::clone(snap)} on_action={on_msg.reform(Msg::User)} />
+                    <Panel title="Consumers" hint={if chrome.protocol { "as their requests and answers show" } else { "each one's own view" }}
+                           class="panel-consumers">
+                        <Consumers snap={Rc::clone(snap)} on_action={on_msg.reform(Msg::User)}
+                                   controls={!chrome.protocol} />
                     </Panel>
                 </div>
                 <Panel title="Message flow" hint="requests and responses over virtual time" class="panel-flow">
@@ -135,11 +147,25 @@ fn full_page(page: &PageViews, on_msg: &Callback<Msg>, store: &Store) -> Html {
                     </Panel>
                     <Panel title="Metrics" hint="what rebalancing cost" class="panel-metrics">
                         <MetricsPanel snap={Rc::clone(snap)} />
-                        <BreakEven scenario={Rc::clone(&chrome.scenario)} open={chrome.lesson.is_some_and(|l| l.stage().break_even)} />
+                        if !chrome.protocol {
+                            <BreakEven scenario={Rc::clone(&chrome.scenario)} open={chrome.lesson.is_some_and(|l| l.stage().break_even)} />
+                        }
                     </Panel>
                 </div>
             </main>
         </div>
+    }
+}
+
+/// Live mode's badge: the broker's address and whether the view follows it.
+fn live_badge(chrome: &page_views::Chrome) -> Html {
+    let Some((text, state)) = &chrome.live else {
+        return Html::default();
+    };
+    html! {
+        <p class="live-status" data-testid="live-status" data-state={*state} role="status">
+            <span class="live-dot" aria-hidden="true"></span>{ text.clone() }
+        </p>
     }
 }
 

@@ -51,12 +51,19 @@ pub struct Chrome {
     pub step_info: AttrValue,
     /// What compare mode's panes differ in (the `Difference` select).
     pub compare_mode: crate::ui::compare::CompareMode,
+    /// A protocol scenario (recorded or live): nothing to act on or compare.
+    pub protocol: bool,
+    /// Live mode's badge: its words and its state.
+    pub live: Option<(AttrValue, &'static str)>,
 }
 
 impl Chrome {
     fn of(s: &AppState) -> Self {
         Chrome {
-            playing: s.playing,
+            // In live mode, Play follows the broker (and Pause stays put).
+            playing: s.live.as_ref().map_or(s.playing, |l| l.following),
+            protocol: s.is_protocol(),
+            live: s.live_badge().map(|(t, st)| (t.into(), st)),
             speed: s.speed,
             max_steps: s.max_steps,
             preset: s.preset.clone().map(AttrValue::from),

@@ -21,6 +21,9 @@ pub struct ConsumerCardProps {
     pub selected: bool,
     pub on_action: Callback<UserAction>,
     pub on_select: Callback<(String, bool)>,
+    /// False for a protocol scenario's consumers: no selection, no buttons.
+    #[prop_or(true)]
+    pub controls: bool,
 }
 
 /// One consumer's card: its head, its facts, its timers and its buttons.
@@ -40,7 +43,9 @@ pub fn ConsumerCard(props: &ConsumerCardProps) -> Html {
             <p class="member-kind-line">{ kind_words(c) }</p>
             { facts(c) }
             <Timers view={c.clone()} now_ms={props.now_ms} />
-            { actions(props) }
+            if props.controls {
+                { actions(props) }
+            }
         </article>
     }
 }
@@ -70,7 +75,7 @@ fn head(props: &ConsumerCardProps) -> Html {
     };
     html! {
         <header class="member-head">
-            if c.instance_id.is_some() {
+            if c.instance_id.is_some() && props.controls {
                 <input type="checkbox" class="member-select" checked={props.selected}
                        aria-label={format!("Select {}", c.name)} onchange={on_tick}
                        title="Select for the admin batch removal" />

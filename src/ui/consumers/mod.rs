@@ -30,6 +30,9 @@ pub fn consumer_classes(index: usize) -> Classes {
 pub struct ConsumersProps {
     pub snap: Rc<Snapshot>,
     pub on_action: Callback<UserAction>,
+    /// False for a protocol scenario: its consumers send only its requests.
+    #[prop_or(true)]
+    pub controls: bool,
 }
 
 /// The ticked consumers, in card order. Only static consumers that still
@@ -71,9 +74,16 @@ pub fn Consumers(props: &ConsumersProps) -> Html {
     let now_ms = props.snap.now_ms;
     html! {
         <>
-            <GroupControls selected={Rc::clone(&selected)} consumers={props.snap.consumers.len()}
-                           on_action={on_action.clone()} />
-            if props.snap.consumers.is_empty() {
+            if props.controls {
+                <GroupControls selected={Rc::clone(&selected)} consumers={props.snap.consumers.len()}
+                               on_action={on_action.clone()} />
+            }
+            if props.snap.consumers.is_empty() && !props.controls {
+                <p class="empty-note">
+                    { "No consumer has sent a JoinGroup yet. Each one that does gets a card here, named by its " }
+                    <code>{ "group.instance.id" }</code>{ " (static) or by its first member id (dynamic)." }
+                </p>
+            } else if props.snap.consumers.is_empty() {
                 <p class="empty-note">
                     { "No consumers yet. Add one: each gets a card here with its " }
                     <code>{ "member.id" }</code>{ ", its " }<code>{ "group.instance.id" }</code>
@@ -83,7 +93,7 @@ pub fn Consumers(props: &ConsumersProps) -> Html {
                 <div class="member-list">
                     { for props.snap.consumers.iter().map(|c| html! {
                         <ConsumerCard key={c.name.clone()} view={c.clone()} {now_ms}
-                                      selected={selected.contains(&c.name)}
+                                      selected={selected.contains(&c.name)} controls={props.controls}
                                       on_action={on_action.clone()} on_select={on_select.clone()} />
                     }) }
                 </div>

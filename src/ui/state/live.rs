@@ -82,7 +82,9 @@ pub fn check_url(url: &str) -> Result<(), String> {
 
 /// Reads one message of the broker's stream; the error names what is wrong.
 pub fn parse_message(text: &str) -> Result<LiveEvent, String> {
-    let v: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    // Every part is read by the scenario parser (one copy of serde's
+    // machinery in the page): a step or the topics as a scenario of one.
+    let v: Value = serde_json::from_slice(text.as_bytes()).map_err(|e| format!("not JSON: {e}"))?;
     let field = |k: &str| {
         v.get(k)
             .ok_or_else(|| format!("a {:?} message without {k:?}", v.get("kind")))
@@ -104,12 +106,20 @@ pub fn parse_message(text: &str) -> Result<LiveEvent, String> {
                 now_ms: now("now_ms")?,
             })
         }
-        Some("step") => serde_json::from_value(field("step")?.clone())
-            .map(|s| LiveEvent::Step(Box::new(s)))
-            .map_err(|e| format!("step: {e}")),
-        Some("topics") => serde_json::from_value(field("topics")?.clone())
-            .map(LiveEvent::Topics)
-            .map_err(|e| format!("topics: {e}")),
+        Some("step") => {
+            let text = format!("{{\"requests\":[{}]}}", field("step")?);
+            let mut file = scenario::parse_unchecked(&text)
+                .map_err(|e| e.to_string().replacen("requests[0]", "step", 1))?;
+            let step = file.requests.take().and_then(|mut s| s.pop());
+            step.map(|s| LiveEvent::Step(Box::new(s)))
+                .ok_or_else(|| "step: expected a request step".into())
+        }
+        Some("topics") => {
+            let text = format!("{{\"requests\":[],\"topics\":{}}}", field("topics")?);
+            scenario::parse_unchecked(&text)
+                .map(|f| LiveEvent::Topics(f.topics))
+                .map_err(|e| e.to_string())
+        }
         Some("clock") => Ok(LiveEvent::Clock(now("now_ms")?)),
         Some(other) => Err(format!("unknown message kind {other:?}")),
         None => Err("a message without \"kind\"".into()),
@@ -117,6 +127,40 @@ pub fn parse_message(text: &str) -> Result<LiveEvent, String> {
 }
 
 impl AppState {
+    /// The app in live mode on `url`, waiting for the broker's `hello`
+    /// (a bad address opens the default preset, saying why).
+    pub fn live(url: &str) -> Self {
+        if let Err(e) = check_url(url) {
+            let mut state = AppState::new(None);
+            state.error = Some(e);
+            return state;
+        }
+        let waiting = ScenarioFile {
+            name: "Live session".into(),
+            description: Some(format!(
+                "Waiting for groupscope broker at {url}: start it with `groupscope broker --ws-port …` and point a consumer at it."
+            )),
+            requests: Some(Vec::new()),
+            ..scenario::parse(r#"{"requests":[]}"#).expect("an empty protocol scenario parses")
+        };
+        let mut state = Self::with_scenario(waiting, None);
+        state.start_live(url);
+        state
+    }
+
+    /// What the live badge says, and its state (`connecting`, `open`,
+    /// `closed`), while in live mode.
+    pub fn live_badge(&self) -> Option<(String, &'static str)> {
+        let live = self.live.as_ref()?;
+        let (words, state) = match &live.status {
+            LiveStatus::Connecting => ("connecting…".to_string(), "connecting"),
+            LiveStatus::Open if live.following => ("live, following the broker".into(), "open"),
+            LiveStatus::Open => ("live, paused here (Play follows the broker)".into(), "open"),
+            LiveStatus::Closed(why) => (format!("disconnected: {why}"), "closed"),
+        };
+        Some((format!("{} · {words}", live.url), state))
+    }
+
     /// True when the app plays a protocol scenario (a recorded or live
     /// session): its consumers follow their requests, so nothing can be
     /// added to it, compared or swept.
