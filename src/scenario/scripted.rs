@@ -16,14 +16,22 @@ use super::protocol::unresolved_request;
 use super::{coordinator_config, step_key, ScenarioError};
 use crate::coordinator::Request;
 use crate::sim::{Action, Client, ScriptedRequest, SimSettings, World};
-use std::collections::BTreeMap;
 
-/// Who sends what: the consumers found so far in a protocol scenario.
+/// Who sends what: the consumers found so far in a protocol scenario
+/// (lists, not maps: a session has a few consumers, and the page carries
+/// no further map type for them).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Cast {
-    by_instance: BTreeMap<String, String>,
-    by_bind: BTreeMap<String, String>,
+    /// `(group.instance.id, consumer)`.
+    by_instance: Vec<(String, String)>,
+    /// `(bind name, consumer)`; a name bound again takes its new consumer.
+    by_bind: Vec<(String, String)>,
     dynamic: usize,
+}
+
+/// The value of `key` in a list of pairs (the latest entry wins).
+fn lookup<'a>(pairs: &'a [(String, String)], key: &str) -> Option<&'a String> {
+    pairs.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v)
 }
 
 impl Cast {
@@ -37,13 +45,13 @@ impl Cast {
     ) -> (Option<String>, bool) {
         let bound = |cast: &Cast, id: &str| {
             id.strip_prefix('$')
-                .and_then(|n| cast.by_bind.get(n))
+                .and_then(|n| lookup(&cast.by_bind, n))
                 .cloned()
         };
         let (name, new) = match request {
             Request::JoinGroup(r) => {
                 let known = match &r.group_instance_id {
-                    Some(iid) => self.by_instance.get(&iid.0).cloned(),
+                    Some(iid) => lookup(&self.by_instance, &iid.0).cloned(),
                     None => bound(self, &r.member_id.0),
                 };
                 match known {
@@ -59,7 +67,7 @@ impl Cast {
                         };
                         let name = unique(world, wanted);
                         if let Some(iid) = &r.group_instance_id {
-                            self.by_instance.insert(iid.0.clone(), name.clone());
+                            self.by_instance.push((iid.0.clone(), name.clone()));
                         }
                         (name, true)
                     }
@@ -99,7 +107,7 @@ impl Cast {
             _ => return (None, false),
         };
         if let Some(b) = bind {
-            self.by_bind.insert(b.to_string(), name.clone());
+            self.by_bind.push((b.to_string(), name.clone()));
         }
         (Some(name), new)
     }
@@ -108,8 +116,8 @@ impl Cast {
     fn of_member(&self, member_id: &str, instance: Option<&str>) -> Option<String> {
         member_id
             .strip_prefix('$')
-            .and_then(|n| self.by_bind.get(n))
-            .or_else(|| instance.and_then(|i| self.by_instance.get(i)))
+            .and_then(|n| lookup(&self.by_bind, n))
+            .or_else(|| instance.and_then(|i| lookup(&self.by_instance, i)))
             .cloned()
     }
 }
@@ -135,11 +143,7 @@ pub fn world_of(file: &ScenarioFile, seed: u64) -> Result<(World, Cast), Scenari
         jitter_ms: 0,
         spikes: None,
         loss: None,
-        topics: file
-            .topics
-            .iter()
-            .map(|t| (t.name.clone(), t.partitions))
-            .collect(),
+        topics: super::simulation::topics_of(file),
         end_ms: steps.last().map_or(0, |s| s.at_ms),
     };
     let mut world = World::new(settings, Vec::new(), Vec::new());

@@ -19,26 +19,39 @@ use super::world::{RequestInfo, Sender, World};
 use super::ScriptedRequest;
 use crate::assignor::AssignorKind;
 use crate::coordinator::*;
-use std::collections::BTreeMap;
 
-/// What the world keeps for its scripted requests.
+/// What the world keeps for its scripted requests. Plain lists: a
+/// protocol scenario binds a few names and has a few requests in flight,
+/// and the page carries no further map type for them.
 #[derive(Clone, Debug, Default)]
 pub struct ScriptState {
-    /// `$NAME` → the member id a JoinGroup response bound it to.
-    pub bindings: BTreeMap<String, MemberId>,
+    /// `$NAME` → the member id a JoinGroup response bound it to (a name
+    /// bound again takes its new id).
+    bindings: Vec<(String, MemberId)>,
     /// Scripted requests still unanswered: the name their response binds
     /// (JoinGroup) and the member id they carried.
-    pending: BTreeMap<RequestId, (Option<String>, MemberId)>,
+    pending: Vec<(RequestId, Option<String>, MemberId)>,
+}
+
+impl ScriptState {
+    /// The member id `$name` is bound to.
+    pub fn bound(&self, name: &str) -> Option<&MemberId> {
+        self.bindings
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, id)| id)
+    }
 }
 
 /// Replaces a bound `$NAME` by its member id (unbound names stay as written).
-fn resolve(bindings: &BTreeMap<String, MemberId>, id: &mut MemberId) {
-    if let Some(bound) = id.0.strip_prefix('$').and_then(|n| bindings.get(n)) {
+fn resolve(script: &ScriptState, id: &mut MemberId) {
+    if let Some(bound) = id.0.strip_prefix('$').and_then(|n| script.bound(n)) {
         *id = bound.clone();
     }
 }
 
-fn resolve_all(bindings: &BTreeMap<String, MemberId>, request: &mut Request) {
+fn resolve_all(bindings: &ScriptState, request: &mut Request) {
     match request {
         Request::JoinGroup(r) => resolve(bindings, &mut r.member_id),
         Request::SyncGroup(r) => {
@@ -80,7 +93,7 @@ impl World {
         let Some(mut request) = scripted.request.clone() else {
             return;
         };
-        resolve_all(&self.script.bindings, &mut request);
+        resolve_all(&self.script, &mut request);
         let index = scripted
             .consumer
             .as_deref()
@@ -119,7 +132,7 @@ impl World {
         );
         self.script
             .pending
-            .insert(id, (scripted.bind.clone(), member_of(&request)));
+            .push((id, scripted.bind.clone(), member_of(&request)));
         // Straight to the coordinator: its response may bind a name the
         // next step at this same instant uses (as `groupscope run` does).
         self.deliver_request(id, request);
@@ -132,10 +145,11 @@ impl World {
         request: RequestId,
         response: &Response,
     ) -> Option<MemberId> {
-        let (bind, member) = self.script.pending.remove(&request)?;
+        let at = self.script.pending.iter().position(|p| p.0 == request)?;
+        let (_, bind, member) = self.script.pending.swap_remove(at);
         if let (Some(name), Response::JoinGroup(r)) = (bind, response) {
             if !r.member_id.is_empty() {
-                self.script.bindings.insert(name, r.member_id.clone());
+                self.script.bindings.push((name, r.member_id.clone()));
             }
         }
         Some(member)
@@ -339,7 +353,6 @@ impl Client {
             }
             Response::SyncGroup(r) if r.error == ErrorCode::None => {
                 self.owned = r.assignment.clone();
-                self.owned.sort();
                 self.state = ClientState::Stable;
                 vec![ClientAction::Assigned {
                     generation_id: self.generation.unwrap_or(-1),
