@@ -76,7 +76,6 @@ fn export_mermaid_keeps_only_the_time_range_asked_for() {
 
 #[test]
 fn export_refuses_bad_input_with_exit_two_and_a_message() {
-    let protocol = repo("tests/conformance/T04-static-first-join-initial-delay.json");
     let bad_json = scenario("bad.json", r#"{"actions":[{"at_ms":"x"}]}"#);
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (
@@ -106,10 +105,6 @@ fn export_refuses_bad_input_with_exit_two_and_a_message() {
             "the time range is empty: from 9 ms is after to 3 ms",
         ),
         (
-            vec!["export", &protocol, "--format", "markdown"],
-            "a protocol scenario (\"requests\") can only be exported as ndjson",
-        ),
-        (
             vec!["export", bad_json.to_str().unwrap(), "--format", "ndjson"],
             "actions[0].at_ms",
         ),
@@ -123,6 +118,17 @@ fn export_refuses_bad_input_with_exit_two_and_a_message() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
         assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn a_protocol_scenario_exports_as_a_report_and_a_diagram_of_the_consumers_its_requests_name() {
+    let protocol = repo("tests/conformance/T08-static-follower-restart-keeps-assignment.json");
+    for format in ["markdown", "mermaid", "svg"] {
+        let out = cli(&["export", &protocol, "--format", format]);
+        assert_eq!(out.status.code(), Some(0), "{format}: {}", stderr(&out));
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains("follower"), "{format}: {text}");
     }
 }
 

@@ -6,7 +6,7 @@
 
 use super::run::Run;
 use super::text::{md_cell, md_code};
-use super::{ExportError, Format};
+use super::ExportError;
 use crate::coordinator::{Event, Response};
 use crate::ids::{MemberId, TopicPartition};
 use crate::narrate;
@@ -16,9 +16,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// The Markdown report of `file` run to its end (`seed` overrides the
-/// file's). Protocol scenarios are refused ([`ExportError::ProtocolScenario`]).
+/// file's); a protocol scenario reports on the consumers its requests name.
 pub fn markdown(file: &ScenarioFile, seed: Option<u64>) -> Result<String, ExportError> {
-    let run = Run::of(file, seed, Format::Markdown)?;
+    let run = Run::of(file, seed)?;
     let mut out = String::new();
     heading(&mut out, file, &run);
     summary(&mut out, &run.world);

@@ -8,7 +8,7 @@
 
 use super::run::{Item, Run};
 use super::text::mermaid_text;
-use super::{ExportError, Format};
+use super::ExportError;
 use crate::coordinator::{Api, ErrorCode, Event};
 use crate::narrate;
 use crate::scenario::ScenarioFile;
@@ -39,7 +39,7 @@ pub fn mermaid(
             });
         }
     }
-    let run = Run::of(file, seed, Format::Mermaid)?;
+    let run = Run::of(file, seed)?;
     let within = |at: u64| range.as_ref().is_none_or(|r| r.contains(&at));
     let items: Vec<&Item> = run
         .timeline

@@ -76,9 +76,6 @@ impl Format {
 pub enum ExportError {
     /// The scenario does not run (names its JSON path).
     Scenario(ScenarioError),
-    /// A protocol scenario has no simulated consumers to report on; only
-    /// its NDJSON trace can be exported.
-    ProtocolScenario(Format),
     /// A time range whose start is after its end.
     EmptyRange { from_ms: u64, to_ms: u64 },
 }
@@ -87,12 +84,6 @@ impl fmt::Display for ExportError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ExportError::Scenario(e) => write!(f, "{e}"),
-            ExportError::ProtocolScenario(format) => write!(
-                f,
-                "a protocol scenario (\"requests\") can only be exported as ndjson; \
-                 {} needs a simulation scenario (\"actions\") with consumers",
-                format.name()
-            ),
             ExportError::EmptyRange { from_ms, to_ms } => write!(
                 f,
                 "the time range is empty: from {from_ms} ms is after to {to_ms} ms"

@@ -5,7 +5,7 @@
 //! The trace alone has no requests, and a parked JoinGroup is only seen
 //! for what it is when its request and its late response are apart.
 
-use super::{ExportError, Format};
+use super::ExportError;
 use crate::scenario::simulation::MAX_STEPS;
 use crate::scenario::{world_of, ScenarioFile};
 use crate::sim::snapshot::MessageView;
@@ -30,12 +30,9 @@ pub struct Run {
 }
 
 impl Run {
-    /// Runs simulation scenario `file` to its end (`seed` overrides the
-    /// file's). A protocol scenario is refused: it has no consumers.
-    pub fn of(file: &ScenarioFile, seed: Option<u64>, format: Format) -> Result<Run, ExportError> {
-        if file.requests.is_some() {
-            return Err(ExportError::ProtocolScenario(format));
-        }
+    /// Runs scenario `file` to its end (`seed` overrides the file's); a
+    /// protocol scenario's consumers are those its requests name (`sim::script`).
+    pub fn of(file: &ScenarioFile, seed: Option<u64>) -> Result<Run, ExportError> {
         let seed = seed.unwrap_or(file.seed);
         let mut world = world_of(file, seed)?;
         world.set_tracing(true);

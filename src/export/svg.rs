@@ -6,7 +6,7 @@
 
 use super::run::Run;
 use super::text::xml;
-use super::{ExportError, Format};
+use super::ExportError;
 use crate::coordinator::GroupState;
 use crate::scenario::ScenarioFile;
 use crate::sim::snapshot::PartitionView;
@@ -24,7 +24,7 @@ const PALETTE: [&str; 8] = [
 /// The SVG of `file` run to its end (`seed` overrides the file's).
 /// Protocol scenarios are refused.
 pub fn svg(file: &ScenarioFile, seed: Option<u64>) -> Result<String, ExportError> {
-    let run = Run::of(file, seed, Format::Svg)?;
+    let run = Run::of(file, seed)?;
     let snapshot = run.world.snapshot();
     let names: Vec<&str> = run
         .world

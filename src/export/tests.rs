@@ -49,15 +49,25 @@ fn the_ndjson_export_is_the_run_output_byte_for_byte() {
 }
 
 #[test]
-fn a_protocol_scenario_exports_only_as_ndjson_and_the_others_say_why() {
+fn a_protocol_scenario_exports_in_every_format_with_its_consumers_named() {
+    // A recorded session (groupscope broker) is a protocol scenario: its
+    // report and its diagram name the consumers its requests speak for.
     let protocol = parse(PROTOCOL).unwrap();
     for format in [Format::Markdown, Format::Mermaid, Format::Svg] {
-        let err = export(&protocol, None, format, None).unwrap_err();
-        assert_eq!(err, ExportError::ProtocolScenario(format));
-        assert!(
-            err.to_string().contains("only be exported as ndjson"),
-            "{err}"
-        );
+        let text = export(&protocol, None, format, None)
+            .unwrap_or_else(|e| panic!("{}: {e}", format.name()));
+        assert!(!text.is_empty(), "{}", format.name());
+    }
+    let mermaid = export(&protocol, None, Format::Mermaid, None).unwrap();
+    assert!(mermaid.contains("JoinGroup"), "{mermaid}");
+    let text = std::fs::read_to_string(
+        "tests/conformance/T21-duplicate-instance-preparing-rebalance-fences-parked-join.json",
+    )
+    .unwrap();
+    let fenced = parse(&text).unwrap();
+    let mermaid = export(&fenced, None, Format::Mermaid, None).unwrap();
+    for line in mermaid.lines() {
+        assert!(is_mermaid_line(line), "{line:?}");
     }
 }
 
@@ -74,7 +84,7 @@ fn every_preset_exports_in_every_format() {
 
 #[test]
 fn the_timeline_holds_every_log_entry_once_in_order_and_requests_and_responses() {
-    let run = Run::of(&preset("kip345-restart"), None, Format::Mermaid).unwrap();
+    let run = Run::of(&preset("kip345-restart"), None).unwrap();
     let logged: Vec<usize> = run
         .timeline
         .iter()
@@ -101,7 +111,7 @@ fn the_timeline_holds_every_log_entry_once_in_order_and_requests_and_responses()
 
 #[test]
 fn generations_name_each_member_its_ids_the_leader_and_the_assignment() {
-    let run = Run::of(&preset("kip345-restart"), None, Format::Markdown).unwrap();
+    let run = Run::of(&preset("kip345-restart"), None).unwrap();
     let gens = generations(&run.world);
     assert_eq!(
         gens.len(),
@@ -172,7 +182,7 @@ fn the_markdown_report_has_the_story_metrics_generations_and_narration() {
 #[test]
 fn the_markdown_report_names_the_fenced_consumer_of_a_duplicate_instance_id() {
     let text = markdown(&preset("duplicate-instance-id"), None).unwrap();
-    let run = Run::of(&preset("duplicate-instance-id"), None, Format::Markdown).unwrap();
+    let run = Run::of(&preset("duplicate-instance-id"), None).unwrap();
     let fenced = run.world.metrics().fenced.join(", ");
     assert!(!fenced.is_empty());
     assert!(text.contains(&format!("| Fenced | {fenced} |")), "{text}");
@@ -328,7 +338,7 @@ fn formats_are_named_as_on_the_command_line() {
 fn the_timeline_sees_every_response_delivered_even_past_the_world_s_200_message_memory() {
     use crate::sim::{Requester, TraceRecord};
     for id in ["kip345-restart", "rolling-restart-dynamic"] {
-        let run = Run::of(&preset(id), None, Format::Mermaid).unwrap();
+        let run = Run::of(&preset(id), None).unwrap();
         let end = run.world.now_ms();
         let sent: Vec<u64> = run
             .world

@@ -157,6 +157,12 @@ pub fn story_over(file: &ScenarioFile, snap: &Snapshot) -> bool {
 /// The one line of guidance for each preset: what to press and watch until
 /// its story has played (`over` from [`story_over`]), then what it showed and
 /// where to look next, so the line never promises what already happened.
+/// The guidance line in live mode.
+pub const LIVE_HINT: &str = "Live: every request a real client sends the broker shows here as it happens. Step back or the timeline to look around; ▶ Play follows the broker again.";
+
+/// The guidance line for a protocol scenario (a recorded session).
+pub const PROTOCOL_HINT: &str = "A protocol scenario: each step is one request as written (or as a real client sent it). Press ▶ Step or → to send the next; the consumers show what their answers said.";
+
 pub fn preset_hint(id: Option<&str>, over: bool) -> &'static str {
     if over {
         return preset_after_hint(id);

@@ -22,7 +22,7 @@ use super::break_even::BreakEven;
 use super::compare_view::CompareView;
 use super::consumers::Consumers;
 use super::event_log::EventLog;
-use super::format::{preset_hint, story_over};
+use super::format::{preset_hint, story_over, LIVE_HINT, PROTOCOL_HINT};
 use super::instance_map::InstanceMap;
 use super::lesson_view::{start_button, LessonPanel};
 use super::live_socket::use_live_socket;
@@ -188,7 +188,7 @@ fn status_line(page: &PageViews, on_msg: &Callback<Msg>, buttons: bool) -> Html 
         <>
         <ForkNotice text={chrome.fork_notice.clone()} on_msg={on_msg.clone()} />
         <div class="guide-row">
-            <StatusLine hint={preset_hint(chrome.preset.as_deref(), over)} story_over={over}
+            <StatusLine hint={guidance(chrome, over)} story_over={over}
                         notice={chrome.notice.clone()}
                         error={chrome.error.clone()} settings_error={chrome.settings_error.clone()}
                         partitions_error={chrome.partitions_error.clone()} on_msg={on_msg.clone()} />
@@ -197,6 +197,17 @@ fn status_line(page: &PageViews, on_msg: &Callback<Msg>, buttons: bool) -> Html 
             }
         </div>
         </>
+    }
+}
+
+/// The guidance line: live mode's, a protocol scenario's, or the preset's.
+fn guidance(chrome: &page_views::Chrome, over: bool) -> &'static str {
+    if chrome.live.is_some() {
+        LIVE_HINT
+    } else if chrome.protocol {
+        PROTOCOL_HINT
+    } else {
+        preset_hint(chrome.preset.as_deref(), over)
     }
 }
 

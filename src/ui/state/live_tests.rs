@@ -189,3 +189,28 @@ fn bad_live_messages_are_named_and_change_nothing() {
     assert!(state.error.as_deref().unwrap().contains("ghost"));
     assert_eq!(state.scenario.requests.as_ref().unwrap().len(), 0);
 }
+
+#[test]
+fn a_recorded_session_exports_and_shares_like_any_scenario() {
+    use crate::ui::share_state::{download, open_link, share_fragment, Download};
+    let file = conformance("T08-static-follower-restart-keeps-assignment");
+    let mut state = AppState::with_scenario(file.clone(), None);
+    for _ in 0..5 {
+        state.update(Msg::Step);
+    }
+    for kind in Download::ALL {
+        let out = download(&state, kind).unwrap_or_else(|e| panic!("{e}"));
+        assert!(!out.text.is_empty(), "{kind:?}");
+    }
+    // The trace is the CLI's, byte for byte; the scenario is the file.
+    let trace = download(&state, Download::Trace).unwrap().text;
+    assert_eq!(
+        trace,
+        scenario::to_ndjson(&scenario::run(&file, None).unwrap())
+    );
+    let exported = download(&state, Download::Scenario).unwrap().text;
+    assert_eq!(scenario::parse(&exported).unwrap(), file);
+    // A share link reopens the same step.
+    let back = open_link(&share_fragment(&state).unwrap()).unwrap();
+    assert_eq!(back.world.snapshot(), state.world.snapshot());
+}
