@@ -80,7 +80,7 @@ fn full_page(page: &PageViews, on_msg: &Callback<Msg>, store: &Store) -> Html {
     html! {
         <div class={classes!("app", lesson_open.then_some("lesson-open"))}>
             <header class="app-header">
-                <Brand />
+                <Brand live={chrome.live.is_some()} />
                 <ScenarioPicker selected={chrome.preset.clone()} on_msg={on_msg.clone()} />
                 <ShareBar store={store.clone()} on_msg={on_msg.clone()} />
             </header>

@@ -17,6 +17,7 @@ use crate::scenario::model::{RequestStep, TopicSpec};
 use crate::scenario::scripted::{self, Cast};
 use crate::scenario::{self, ScenarioFile};
 use serde_json::Value;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 /// The connection to the broker, as the live badge shows it.
@@ -39,6 +40,16 @@ pub enum LiveEvent {
     Step(Box<RequestStep>),
     Topics(Vec<TopicSpec>),
     Clock(u64),
+    /// The answer to step `index` came late (a parked JoinGroup or
+    /// SyncGroup): the recording keeps it as that step's `expect`.
+    Expect {
+        index: usize,
+        expect: BTreeMap<String, Value>,
+    },
+    /// Log end offsets per partition (`t-0` → 42) that moved (Produce).
+    LogEnd(BTreeMap<String, Value>),
+    /// A kind this page does not know (a newer broker's): ignored.
+    Other(String),
 }
 
 /// A live session.
@@ -53,6 +64,8 @@ pub struct Live {
     pub now_ms: u64,
     /// Steps the broker sent that the view could not take, with why.
     pub refused: Option<String>,
+    /// Each partition's log end offset, as the broker last said.
+    pub log_end: BTreeMap<String, Value>,
     cast: Cast,
 }
 
@@ -64,6 +77,7 @@ impl Live {
             following: true,
             now_ms: 0,
             refused: None,
+            log_end: BTreeMap::new(),
             cast: Cast::default(),
         }
     }
@@ -121,7 +135,30 @@ pub fn parse_message(text: &str) -> Result<LiveEvent, String> {
                 .map_err(|e| e.to_string())
         }
         Some("clock") => Ok(LiveEvent::Clock(now("now_ms")?)),
-        Some(other) => Err(format!("unknown message kind {other:?}")),
+        Some("expect") => {
+            let index = now("index")? as usize;
+            let text = format!(
+                "{{\"requests\":[{{\"at_ms\":0,\"tick\":{{}},\"expect\":{}}}]}}",
+                field("expect")?
+            );
+            let mut file = scenario::parse_unchecked(&text)
+                .map_err(|e| e.to_string().replacen("requests[0].", "", 1))?;
+            let expect = file.requests.take().and_then(|mut s| s.pop()?.expect);
+            Ok(LiveEvent::Expect {
+                index,
+                expect: expect.unwrap_or_default(),
+            })
+        }
+        Some("log_end") => {
+            let text = format!(
+                "{{\"requests\":[],\"expect_summary\":{}}}",
+                field("offsets")?
+            );
+            let file = scenario::parse_unchecked(&text)
+                .map_err(|e| e.to_string().replacen("expect_summary", "offsets", 1))?;
+            Ok(LiveEvent::LogEnd(file.expect_summary.unwrap_or_default()))
+        }
+        Some(other) => Ok(LiveEvent::Other(other.to_string())),
         None => Err("a message without \"kind\"".into()),
     }
 }
@@ -210,6 +247,19 @@ impl AppState {
                 live.now_ms = live.now_ms.max(now_ms);
                 self.follow_live();
             }
+            LiveEvent::Expect { index, expect } => {
+                // The recording's answer, so Export scenario gives the broker's file.
+                if let Some(step) = self
+                    .scenario
+                    .requests
+                    .as_mut()
+                    .and_then(|s| s.get_mut(index))
+                {
+                    step.expect = Some(expect);
+                }
+            }
+            LiveEvent::LogEnd(offsets) => live.log_end.extend(offsets),
+            LiveEvent::Other(_) => {}
         }
     }
 

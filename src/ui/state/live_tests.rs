@@ -170,9 +170,13 @@ fn a_live_step_older_than_the_view_replays_the_session() {
 #[test]
 fn bad_live_messages_are_named_and_change_nothing() {
     assert!(parse_message("{").unwrap_err().contains("not JSON"));
-    assert!(parse_message(r#"{"kind":"nope"}"#)
-        .unwrap_err()
-        .contains("nope"));
+    // A kind from a newer broker is ignored, not an error.
+    assert_eq!(
+        parse_message(r#"{"kind":"nope"}"#),
+        Ok(LiveEvent::Other("nope".into()))
+    );
+    let e = parse_message(r#"{"kind":"expect","index":0,"expect":[1]}"#).unwrap_err();
+    assert!(e.contains("expect"), "{e}");
     assert!(parse_message(r#"{"kind":"clock"}"#)
         .unwrap_err()
         .contains("now_ms"));
@@ -213,4 +217,22 @@ fn a_recorded_session_exports_and_shares_like_any_scenario() {
     // A share link reopens the same step.
     let back = open_link(&share_fragment(&state).unwrap()).unwrap();
     assert_eq!(back.world.snapshot(), state.world.snapshot());
+}
+
+#[test]
+fn a_late_answer_becomes_its_steps_expect_as_in_the_record_file() {
+    let mut state = AppState::live("ws://127.0.0.1:9093");
+    let hello = json!({"kind": "hello", "now_ms": 0, "scenario": {
+        "topics": [{"name": "t", "partitions": 2}], "requests": []}});
+    feed(&mut state, &hello.to_string());
+    let join = json!({"member_id": "", "group_instance_id": "a", "bind": "a"});
+    feed(&mut state, &step_json(10, "join", join));
+    let expect = json!({"kind": "expect", "index": 0,
+        "expect": {"error": "NONE", "generation_id": 1, "member_id": "$a"}});
+    feed(&mut state, &expect.to_string());
+    let step = &state.scenario.requests.as_ref().unwrap()[0];
+    assert_eq!(step.expect.as_ref().unwrap()["generation_id"], json!(1));
+    feed(&mut state, r#"{"kind":"log_end","offsets":{"t-0":42}}"#);
+    assert_eq!(state.live.as_ref().unwrap().log_end["t-0"], json!(42));
+    assert!(state.error.is_none(), "{:?}", state.error);
 }
