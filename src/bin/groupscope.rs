@@ -28,6 +28,15 @@ mod oracle;
 #[path = "groupscope/broker.rs"]
 mod broker;
 
+#[cfg(all(unix, not(target_arch = "wasm32")))]
+#[path = "groupscope/alloc.rs"]
+mod alloc;
+
+/// Network input may claim huge arrays; see `alloc.rs`.
+#[cfg(all(unix, not(target_arch = "wasm32")))]
+#[global_allocator]
+static ALLOCATOR: alloc::LazyHuge = alloc::LazyHuge;
+
 #[cfg(not(target_arch = "wasm32"))]
 mod cli {
     use super::{broker, oracle};

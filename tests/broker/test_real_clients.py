@@ -433,6 +433,10 @@ class RealClientTest(unittest.TestCase):
             "unknown api": struct.pack(">i", 10) + header(999, 0)[:10],
             "unsupported version": struct.pack(">i", 10) + header(3, 99)[:10],
             "truncated JoinGroup": struct.pack(">i", 13 + 4) + header(11, 5) + b"\x00\x05ab",
+            # A few bytes claiming 2^31 - 1 topics: the codec pre-allocates
+            # for them (src/bin/groupscope/alloc.rs keeps that from aborting).
+            "huge array count": struct.pack(">i", 13 + 7) + header(3, 1) + struct.pack(">i", 0x7FFFFFFF) + b"\x00\x01a",
+            "huge compact array count": struct.pack(">i", 14 + 5) + header(3, 9) + b"\x00" + b"\xff\xff\xff\xff\x0f",
         }
         for name, payload in frames.items():
             self.assertEqual(closed_after(payload), b"", f"{name}: the connection is closed without an answer")
