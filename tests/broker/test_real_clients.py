@@ -183,6 +183,51 @@ class ConsumerProcess:
                 pass
 
 
+class LiveStream:
+    """A minimal WebSocket client (RFC 6455) for the broker's live stream:
+    server frames are text, unmasked; enough to read the contract of
+    src/broker/ws.rs."""
+
+    def __init__(self, port):
+        import base64
+
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall(
+            (f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+             f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode()
+        )
+        self.buf = b""
+        while b"\r\n\r\n" not in self.buf:
+            self.buf += self.sock.recv(4096)
+        head, self.buf = self.buf.split(b"\r\n\r\n", 1)
+        assert head.startswith(b"HTTP/1.1 101"), head
+
+    def _read(self, n):
+        while len(self.buf) < n:
+            chunk = self.sock.recv(1 << 16)
+            if not chunk:
+                raise EOFError("the stream closed")
+            self.buf += chunk
+        out, self.buf = self.buf[:n], self.buf[n:]
+        return out
+
+    def message(self):
+        b0, b1 = self._read(2)
+        n = b1 & 0x7F
+        if n == 126:
+            n = struct.unpack(">H", self._read(2))[0]
+        elif n == 127:
+            n = struct.unpack(">Q", self._read(8))[0]
+        payload = self._read(n)
+        if b0 & 0x0F == 1:
+            return json.loads(payload)
+        return self.message()
+
+    def close(self):
+        self.sock.close()
+
+
 class RealClientTest(unittest.TestCase):
     def setUp(self):
         self.consumers = []
@@ -233,10 +278,11 @@ class RealClientTest(unittest.TestCase):
         return c
 
     def produce(self, n):
-        p = Producer({"bootstrap.servers": self.bootstrap})
+        p = Producer({"bootstrap.servers": self.bootstrap, "log.connection.close": False})
         for i in range(n):
             p.produce(TOPIC, key=str(i), value=f"record-{i}", partition=i % PARTITIONS)
         self.assertEqual(p.flush(20), 0, "every record delivered")
+        del p  # destroyed now, not when the broker is gone
 
     def describe(self):
         f = self.admin.describe_consumer_groups([self.group], request_timeout=10)
@@ -388,6 +434,62 @@ class RealClientTest(unittest.TestCase):
             causes = [l.get("cause") for l in self.broker.trace_lines()
                       if l["type"] == "event" and l.get("group_instance_id") == "k2" and "cause" in l]
             self.assertTrue(causes, "a removal of k2 in the trace")
+        self.assert_replays()
+
+    def test_live_stream_matches_the_recording(self):
+        """The WebSocket stream (src/broker/ws.rs): hello with the scenario
+        so far, then steps, late answers, topics and the clock; hello plus
+        what follows rebuilds the record file's requests exactly."""
+        if not self.broker:
+            self.skipTest("the live stream is GroupScope's")
+        early = LiveStream(self.broker.ws_port)
+        hello = early.message()
+        self.assertEqual(hello["kind"], "hello")
+        self.assertEqual(hello["scenario"]["requests"], [])
+        self.assertEqual(hello["scenario"]["topics"], [{"name": TOPIC, "partitions": PARTITIONS}])
+        self.assertIsInstance(hello["now_ms"], int)
+        s1, s2 = self.start("s1"), self.start("s2")
+        for x in (s1, s2):
+            x.wait_for(lambda e: e.get("event") == "assigned" and e["partitions"], 40, "assignment")
+        self.wait_stable(2)
+        # A topic created by a client's Metadata (auto-create) is announced.
+        p = Producer({"bootstrap.servers": self.bootstrap, "log.connection.close": False})
+        p.produce("auto-created", value=b"x")
+        self.assertEqual(p.flush(20), 0)
+        del p
+        # A second browser connecting late gets everything so far in its hello.
+        late = LiveStream(self.broker.ws_port)
+        late_hello = late.message()
+        late.close()
+        s1.close()
+        s2.close()
+        time.sleep(0.5)
+        self.broker.stop()
+        requests = list(hello["scenario"]["requests"])
+        kinds = set()
+        clock = []
+        while True:
+            try:
+                m = early.message()
+            except (EOFError, OSError):
+                break
+            kinds.add(m["kind"])
+            if m["kind"] == "step":
+                requests.append(m["step"])
+            elif m["kind"] == "expect":
+                requests[m["index"]]["expect"] = m["expect"]
+            elif m["kind"] == "clock":
+                clock.append(m["now_ms"])
+            elif m["kind"] == "topics":
+                topics = m["topics"]
+        early.close()
+        self.assertTrue({"step", "clock", "topics", "log_end"} <= kinds, kinds)
+        self.assertEqual(clock, sorted(clock))
+        self.assertIn({"name": "auto-created", "partitions": 1}, topics)
+        recorded = self.broker.scenario()
+        self.assertEqual(requests, recorded["requests"], "hello + steps + expects = the record file")
+        self.assertEqual(late_hello["scenario"]["requests"], recorded["requests"][: len(late_hello["scenario"]["requests"])])
+        self.assertTrue(any("join" in r for r in requests))
         self.assert_replays()
 
     def test_kcat_lists_topics(self):
