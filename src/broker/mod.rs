@@ -96,6 +96,8 @@ pub struct State {
     pub topics: log::Topics,
     pub recorder: Recorder,
     log_ends: BTreeMap<String, i64>,
+    /// (API key, version) pairs seen, each logged once.
+    pub versions_seen: std::collections::HashSet<(i16, i16)>,
 }
 
 /// The broker: its state, the timer task's wake-up and the live stream.
@@ -253,6 +255,7 @@ impl Broker {
             topics: log::Topics::default(),
             recorder: Recorder::new(options.group.clone(), options.seed, options.config.clone()),
             log_ends: BTreeMap::new(),
+            versions_seen: Default::default(),
         };
         for (name, partitions) in &options.topics {
             state.create_topic(name, *partitions);

@@ -12,10 +12,11 @@
 //!   (Kafka: `InvalidReceiveException`, `InvalidRequestException`);
 //! - an API or version the broker does not support closes the connection
 //!   (Kafka: `SocketServer` "Closing socket ... unsupported version"),
-//!   except ApiVersions: a version above ours is answered with
-//!   UNSUPPORTED_VERSION and a v0 body listing our ranges, header v0, so the
-//!   client retries with a version we know (Kafka: `ApiVersionsRequest`
-//!   `getErrorResponse`, KIP-511);
+//!   except ApiVersions: a version above ours (with a header that parses) is
+//!   answered with UNSUPPORTED_VERSION and a v0 body listing the
+//!   ApiVersions range only, header v0, so the client retries with a
+//!   version we know (Kafka: `ApiVersionsRequest.getErrorResponse`,
+//!   KIP-511; checked against Kafka 3.9.1 by tests/broker/);
 //! - ApiVersions responses always use response header v0 (KIP-511).
 
 use super::Broker;
@@ -114,9 +115,18 @@ async fn handle_frame(
     let api = ApiKey::try_from(key).map_err(|()| format!("unknown API key {key}"))?;
     let (lo, hi) = range(api).ok_or_else(|| format!("unsupported API {api:?} (key {key})"))?;
     if api == ApiKey::ApiVersions && version > hi {
+        // Kafka (RequestContext.parseRequest, ApiVersionsRequest.getErrorResponse):
+        // the header must still parse (v2 from ApiVersions v3 on); the answer
+        // is a v0 body with UNSUPPORTED_VERSION that lists the ApiVersions
+        // range only, which is all the client needs to retry.
+        RequestHeader::decode(&mut body, api.request_header_version(version))
+            .map_err(|e| format!("malformed ApiVersions v{version} request header: {e}"))?;
         let mut r = ApiVersionsResponse::default();
         r.error_code = UNSUPPORTED_VERSION;
-        r.api_keys = api_versions();
+        r.api_keys = api_versions()
+            .into_iter()
+            .filter(|v| v.api_key == ApiKey::ApiVersions as i16)
+            .collect();
         return frame(correlation_id, 0, &ResponseKind::ApiVersions(r), 0).map(Some);
     }
     if version < lo || version > hi {
@@ -133,6 +143,9 @@ async fn handle_frame(
         .as_ref()
         .map(|c| c.to_string())
         .unwrap_or_default();
+    if broker.lock().versions_seen.insert((key, version)) {
+        eprintln!("groupscope broker: first {api:?} v{version} request (client.id {client_id:?})");
+    }
     let ctx = Ctx {
         broker,
         version,
