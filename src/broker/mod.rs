@@ -491,3 +491,148 @@ async fn ticker(broker: Arc<Broker>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::coordinator::{
+        GroupInstanceId, HeartbeatRequest, JoinGroupRequest, MemberId, OffsetFetchRequest,
+        Protocol, SyncGroupRequest, TopicPartition,
+    };
+    use crate::scenario;
+
+    fn options() -> Options {
+        Options {
+            bind: "127.0.0.1".into(),
+            port: 0,
+            ws_port: None,
+            topics: vec![("t".into(), 2)],
+            default_partitions: 1,
+            config: CoordinatorConfig {
+                group_id: "unused".into(),
+                initial_rebalance_delay_ms: 0,
+                min_session_timeout_ms: 6000,
+                max_session_timeout_ms: 1_800_000,
+                max_size: None,
+            },
+            seed: 7,
+            record: None,
+            group: None,
+        }
+    }
+
+    fn join(iid: Option<&str>, member: &str) -> Request {
+        Request::JoinGroup(JoinGroupRequest {
+            member_id: MemberId::from(member),
+            group_instance_id: iid.map(GroupInstanceId::from),
+            version: 5,
+            protocol_type: "consumer".into(),
+            protocols: vec![Protocol::new("range", vec![0, 3, 0xff])],
+            client_id: "rdkafka".into(),
+            session_timeout_ms: 10_000,
+            rebalance_timeout_ms: 30_000,
+            reason: None,
+        })
+    }
+
+    fn answer(state: &mut State, rx: &mut oneshot::Receiver<Response>) -> Response {
+        for _ in 0..200 {
+            state.fire_timers();
+            if let Ok(r) = rx.try_recv() {
+                return r;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        panic!("no answer");
+    }
+
+    /// A session through the broker's state (no sockets): what it records
+    /// replays, through `groupscope run`'s runner, to the very trace the
+    /// live coordinator wrote, and the recorded answers check.
+    #[test]
+    fn a_recorded_session_replays_to_the_same_trace() {
+        let broker = Broker::new(&options(), 9092);
+        let mut st = broker.lock();
+        // Not recorded: no group has joined yet.
+        let _ = st.submit("other", Request::DescribeGroup);
+        let mut rx = st.submit("g", join(Some("a"), ""));
+        let Response::JoinGroup(a) = answer(&mut st, &mut rx) else {
+            panic!()
+        };
+        let sync = |member: &MemberId, generation, assignments| {
+            Request::SyncGroup(SyncGroupRequest {
+                member_id: member.clone(),
+                generation_id: generation,
+                group_instance_id: Some(GroupInstanceId::from("a")),
+                protocol_type: None,
+                protocol_name: None,
+                assignments,
+            })
+        };
+        let parts = vec![TopicPartition::new("t", 0), TopicPartition::new("t", 1)];
+        let mut rx = st.submit(
+            "g",
+            sync(
+                &a.member_id,
+                a.generation_id,
+                vec![(a.member_id.clone(), parts)],
+            ),
+        );
+        assert!(answer(&mut st, &mut rx).error().is_none());
+        // Unrecorded: an OffsetFetch of the recorded group.
+        let fetch = Request::OffsetFetch(OffsetFetchRequest { partitions: vec![] });
+        let _ = st.submit("g", fetch);
+        // A dynamic member: MEMBER_ID_REQUIRED, then it joins and parks.
+        let mut rx = st.submit("g", join(None, ""));
+        let Response::JoinGroup(b) = answer(&mut st, &mut rx) else {
+            panic!()
+        };
+        let _parked = st.submit("g", join(None, b.member_id.as_str()));
+        // The static member restarts with a new id; its old id is fenced.
+        let mut rx = st.submit("g", join(Some("a"), ""));
+        let _ = answer(&mut st, &mut rx);
+        let old = Request::Heartbeat(HeartbeatRequest {
+            member_id: a.member_id.clone(),
+            generation_id: a.generation_id,
+            group_instance_id: Some(GroupInstanceId::from("a")),
+        });
+        let mut rx = st.submit("g", old);
+        assert_eq!(
+            answer(&mut st, &mut rx).error().name(),
+            "FENCED_INSTANCE_ID"
+        );
+        let _ = st.submit("g", Request::DescribeGroup);
+
+        let recorded = st.recorder.scenario();
+        let steps = recorded.requests.as_ref().unwrap();
+        assert!(steps.iter().any(|s| s.tick.is_some()), "a timer's tick");
+        assert!(steps
+            .iter()
+            .all(|s| s.heartbeat.is_none() || s.expect.is_some()));
+        let text = scenario::to_json(&recorded);
+        let parsed = scenario::parse(&text).expect("the recording parses");
+        assert_eq!(parsed.config.group_id, "g");
+        let trace = scenario::run(&parsed, None).expect("the recording runs");
+        assert_eq!(
+            scenario::to_ndjson(&trace),
+            st.recorder.trace_ndjson(),
+            "groupscope run prints the recorded trace"
+        );
+        assert_eq!(
+            scenario::check::check(&parsed, &trace),
+            Vec::<String>::new()
+        );
+    }
+
+    #[test]
+    fn the_trace_file_sits_beside_the_record() {
+        assert_eq!(
+            trace_path(std::path::Path::new("/x/s.json")),
+            PathBuf::from("/x/s.trace.ndjson")
+        );
+        assert_eq!(
+            trace_path(std::path::Path::new("s.rec")),
+            PathBuf::from("s.rec.trace.ndjson")
+        );
+    }
+}
