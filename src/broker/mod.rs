@@ -554,7 +554,7 @@ mod tests {
         let broker = Broker::new(&options(), 9092);
         let mut st = broker.lock();
         // Not recorded: no group has joined yet.
-        let _ = st.submit("other", Request::DescribeGroup);
+        drop(st.submit("other", Request::DescribeGroup));
         let mut rx = st.submit("g", join(Some("a"), ""));
         let Response::JoinGroup(a) = answer(&mut st, &mut rx) else {
             panic!()
@@ -581,7 +581,7 @@ mod tests {
         assert!(answer(&mut st, &mut rx).error().is_none());
         // Unrecorded: an OffsetFetch of the recorded group.
         let fetch = Request::OffsetFetch(OffsetFetchRequest { partitions: vec![] });
-        let _ = st.submit("g", fetch);
+        drop(st.submit("g", fetch));
         // A dynamic member: MEMBER_ID_REQUIRED, then it joins and parks.
         let mut rx = st.submit("g", join(None, ""));
         let Response::JoinGroup(b) = answer(&mut st, &mut rx) else {
@@ -601,7 +601,7 @@ mod tests {
             answer(&mut st, &mut rx).error().name(),
             "FENCED_INSTANCE_ID"
         );
-        let _ = st.submit("g", Request::DescribeGroup);
+        drop(st.submit("g", Request::DescribeGroup));
 
         let recorded = st.recorder.scenario();
         let steps = recorded.requests.as_ref().unwrap();
