@@ -622,6 +622,22 @@ mod tests {
             scenario::check::check(&parsed, &trace),
             Vec::<String>::new()
         );
+        // The live stream's steps and late answers rebuild the recording.
+        let mut streamed: Vec<serde_json::Value> = Vec::new();
+        for m in st.recorder.outbox.drain(..) {
+            match m["kind"].as_str() {
+                Some("step") => streamed.push(m["step"].clone()),
+                Some("expect") => {
+                    let i = m["index"].as_u64().unwrap() as usize;
+                    streamed[i]["expect"] = m["expect"].clone();
+                }
+                _ => {}
+            }
+        }
+        assert_eq!(
+            serde_json::Value::Array(streamed),
+            serde_json::to_value(steps).unwrap()
+        );
     }
 
     #[test]

@@ -40,6 +40,8 @@ pub struct Recorder {
     /// Step index → the name its join binds.
     binds: HashMap<u64, String>,
     full: bool,
+    /// Steps streamed so far (each right after it was handled).
+    published: u64,
     /// Messages for the WebSocket clients, in order (drained by the caller).
     pub outbox: Vec<Value>,
     /// True when the files need writing again.
@@ -59,6 +61,7 @@ impl Recorder {
             counts: HashMap::new(),
             binds: HashMap::new(),
             full: false,
+            published: 0,
             outbox: Vec::new(),
             dirty: true,
         }
@@ -193,6 +196,7 @@ impl Recorder {
         self.group_line(coordinator, at_ms, index);
         let step = serde_json::to_value(&self.steps[index as usize]).unwrap_or(Value::Null);
         self.outbox.push(json!({"kind": "step", "step": step}));
+        self.published = index + 1;
     }
 
     /// Fires `coordinator`'s due timers; when they did anything, a `tick`
@@ -246,9 +250,10 @@ impl Recorder {
                 }
                 let expect = self.expect_of(response);
                 if let Some(step) = self.steps.get_mut(*request as usize) {
-                    let parked = step.expect.is_none();
                     step.expect = Some(expect.clone());
-                    if parked && step.at_ms != output_at(output) {
+                    // A step already streamed (a parked request answered
+                    // later) gets its answer in a message of its own.
+                    if *request < self.published {
                         self.outbox
                             .push(json!({"kind": "expect", "index": request, "expect": expect}));
                     }
@@ -372,12 +377,6 @@ impl Recorder {
             Request::OffsetFetch(_) => step.tick = Some(Empty {}),
         }
         step
-    }
-}
-
-fn output_at(output: &Output) -> u64 {
-    match output {
-        Output::Response { at_ms, .. } | Output::Event { at_ms, .. } => *at_ms,
     }
 }
 

@@ -80,9 +80,12 @@ pub async fn connection(broker: Arc<Broker>, mut stream: TcpStream, peer: Socket
             );
             return;
         };
-        let mut body = vec![0u8; size];
-        if stream.read_exact(&mut body).await.is_err() {
-            return;
+        // Grows as the bytes arrive: a frame that only claims a large size
+        // costs nothing until it is sent.
+        let mut body = Vec::with_capacity(size.min(64 * 1024));
+        match (&mut stream).take(size as u64).read_to_end(&mut body).await {
+            Ok(n) if n == size => {}
+            _ => return, // closed mid-frame
         }
         match handle_frame(&broker, Bytes::from(body), peer).await {
             Ok(Some(frame)) => {

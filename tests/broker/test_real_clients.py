@@ -229,6 +229,7 @@ class LiveStream:
 
 
 class RealClientTest(unittest.TestCase):
+    maxDiff = None
     def setUp(self):
         self.consumers = []
         self.group = f"g-{self._testMethodName}-{uuid.uuid4().hex[:6]}"
