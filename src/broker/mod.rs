@@ -201,6 +201,17 @@ impl State {
             .unwrap_or_default()
     }
 
+    /// A member's JoinGroup metadata for `protocol` (DescribeGroups'
+    /// member_metadata), empty when unknown.
+    pub fn member_metadata(&self, group: &str, member_id: &str, protocol: &str) -> Vec<u8> {
+        self.groups
+            .get(group)
+            .and_then(|s| s.coordinator.group())
+            .and_then(|g| g.get(&crate::ids::MemberId::from(member_id)))
+            .map(|m| m.metadata(protocol))
+            .unwrap_or_default()
+    }
+
     /// ListGroups: every group that exists, with its protocol type and state.
     pub fn list_groups(&self) -> Vec<(String, String, String)> {
         self.groups

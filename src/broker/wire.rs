@@ -282,6 +282,13 @@ const INVALID_GROUP_ID: i16 = 24;
 const UNSUPPORTED_VERSION: i16 = 35;
 
 impl Ctx<'_> {
+    /// Kafka (`GroupCoordinator.isValidGroupId`): JoinGroup, SyncGroup,
+    /// Heartbeat and LeaveGroup need a non-empty group id; OffsetCommit,
+    /// OffsetFetch and DescribeGroups accept "".
+    fn invalid_group(group: &GroupId) -> bool {
+        group.is_empty()
+    }
+
     async fn group(&self, group: &str, request: Request) -> Result<Response, String> {
         self.broker
             .request(group, request)
@@ -300,7 +307,21 @@ impl Ctx<'_> {
             RequestKind::Metadata(r) => ResponseKind::Metadata(self.metadata(r)),
             RequestKind::FindCoordinator(r) => ResponseKind::FindCoordinator(self.find(r)),
             RequestKind::JoinGroup(r) => ResponseKind::JoinGroup(self.join(r).await?),
-            RequestKind::SyncGroup(r) => ResponseKind::SyncGroup(self.sync(r).await?),
+            RequestKind::Heartbeat(r) if Self::invalid_group(&r.group_id) => {
+                let mut out = HeartbeatResponse::default();
+                out.error_code = INVALID_GROUP_ID;
+                ResponseKind::Heartbeat(out)
+            }
+            RequestKind::SyncGroup(r) if Self::invalid_group(&r.group_id) => {
+                let mut out = SyncGroupResponse::default();
+                out.error_code = INVALID_GROUP_ID;
+                ResponseKind::SyncGroup(out)
+            }
+            RequestKind::LeaveGroup(r) if Self::invalid_group(&r.group_id) => {
+                let mut out = LeaveGroupResponse::default();
+                out.error_code = INVALID_GROUP_ID;
+                ResponseKind::LeaveGroup(out)
+            }
             RequestKind::Heartbeat(r) => {
                 let request = Request::Heartbeat(co::HeartbeatRequest {
                     member_id: MemberId::from(r.member_id.as_str()),
@@ -312,6 +333,7 @@ impl Ctx<'_> {
                 out.error_code = answer.error().code();
                 ResponseKind::Heartbeat(out)
             }
+            RequestKind::SyncGroup(r) => ResponseKind::SyncGroup(self.sync(r).await?),
             RequestKind::LeaveGroup(r) => ResponseKind::LeaveGroup(self.leave(r).await?),
             RequestKind::OffsetCommit(r) => ResponseKind::OffsetCommit(self.commit(r).await?),
             RequestKind::OffsetFetch(r) => ResponseKind::OffsetFetch(self.offset_fetch(r).await?),
@@ -747,7 +769,17 @@ impl Ctx<'_> {
             }
             x.client_id = s(&m.client_id);
             x.client_host = s(&m.client_host);
-            x.member_assignment = encode_assignment(&m.assignment);
+            // Kafka (GroupMetadata.summary): metadata and assignment only
+            // while Stable, when protocol_data names the protocol.
+            if !a.protocol_data.is_empty() {
+                let metadata = self.broker.lock().member_metadata(
+                    group,
+                    m.member_id.as_str(),
+                    &a.protocol_data,
+                );
+                x.member_metadata = Bytes::from(metadata);
+                x.member_assignment = encode_assignment(&m.assignment);
+            }
             g.members.push(x);
         }
         Ok(g)
