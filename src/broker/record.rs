@@ -90,6 +90,7 @@ impl Recorder {
             initial_rebalance_delay_ms: c.initial_rebalance_delay_ms,
             min_session_timeout_ms: c.min_session_timeout_ms,
             max_session_timeout_ms: c.max_session_timeout_ms,
+            max_size: c.max_size,
             ..ConfigSpec::default()
         };
         ScenarioFile {
