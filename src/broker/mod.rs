@@ -651,6 +651,25 @@ mod tests {
         );
     }
 
+    /// Past the scenario cap the recording stops (once, with a log line)
+    /// and what was recorded still replays to the recorded trace.
+    #[test]
+    fn the_recording_stops_at_the_step_cap_and_still_replays() {
+        let options = Options {
+            group: Some("g".into()),
+            ..options()
+        };
+        let broker = Broker::new(&options, 9092);
+        let mut st = broker.lock();
+        for _ in 0..crate::scenario::limits::MAX_STEPS + 5 {
+            drop(st.submit("g", Request::DescribeGroup));
+        }
+        assert_eq!(st.recorder.steps.len(), crate::scenario::limits::MAX_STEPS);
+        let parsed = scenario::parse(&scenario::to_json(&st.recorder.scenario())).unwrap();
+        let trace = scenario::run(&parsed, None).unwrap();
+        assert_eq!(scenario::to_ndjson(&trace), st.recorder.trace_ndjson());
+    }
+
     #[test]
     fn the_trace_file_sits_beside_the_record() {
         assert_eq!(
