@@ -43,10 +43,19 @@
 //! - "`kcat -L` lists the topics": `test_kcat_lists_topics`;
 //! - "a malformed frame from a raw socket leaves the broker serving the
 //!   others": `test_garbage_frames_close_only_that_connection` (malformed,
-//!   oversize, unknown API, unsupported version);
+//!   oversize, negative size, unknown API, unsupported version, truncated
+//!   body, huge array counts, ApiVersions above ours);
 //! - "record one session, replay it with `groupscope check`, same states":
 //!   every test ends by checking that `groupscope run FILE` prints the
-//!   recorded trace byte for byte and `groupscope check FILE` exits 0.
+//!   recorded trace byte for byte and `groupscope check FILE` exits 0;
+//! - "live in the browser": `test_live_stream_matches_the_recording` reads
+//!   the WebSocket ([`ws`]) and rebuilds the record file from it.
+//!
+//! With `BOOTSTRAP=HOST:PORT` the same client tests run against a real
+//! Kafka (`scripts/kafka start 3.9`), the GroupScope-only checks skipped, so
+//! both answer the same real clients the same way. In-process tests here
+//! (no sockets) check the recording against the runner of `groupscope run`,
+//! also at the 10,000-step cap.
 
 pub mod log;
 pub mod record;
