@@ -163,11 +163,10 @@ impl State {
         slot.waiting.insert(rid, tx);
         slot.coordinator.handle_request(now, rid, request);
         let outputs: Vec<Output> = std::iter::from_fn(|| slot.coordinator.poll_output()).collect();
+        // An unrecorded request of the recorded group (OffsetFetch, or past
+        // the step cap) had its due timers recorded above; its answer is not.
         if rid < UNRECORDED {
             recorder.finish(&mut slot.coordinator, rid, &outputs);
-        } else if records {
-            // An unrecorded request (OffsetFetch, or past the step cap):
-            // its due timers were recorded above; its own answer is not.
         }
         route(slot, outputs);
         rx

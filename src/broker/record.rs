@@ -226,7 +226,7 @@ impl Recorder {
 
     /// Trace lines for `outputs`: binds first (a leader's answer may name a
     /// member whose own answer is in the same batch), then expectations.
-    pub fn outputs(&mut self, outputs: &[Output]) {
+    fn outputs(&mut self, outputs: &[Output]) {
         for output in outputs {
             if let Output::Response {
                 request,
