@@ -37,3 +37,22 @@ die() {
 fetch_crates() {
   (cd "$REPO_ROOT" && cargo fetch --quiet)
 }
+
+# The pinned librdkafka client (confluent-kafka from PyPI, which ships
+# librdkafka) in .cache/venv: scripts/calibrate's consumers and the broker
+# stage's tests (tests/broker/) use it.
+CONFLUENT_KAFKA_VERSION="2.16.1"
+VENV="$REPO_ROOT/.cache/venv"
+
+# ensure_confluent_kafka: installs it into $VENV unless that exact version is there.
+ensure_confluent_kafka() {
+  if "$VENV/bin/python" -c "import sys, importlib.metadata as m; sys.exit(m.version('confluent-kafka') != '$CONFLUENT_KAFKA_VERSION')" 2>/dev/null; then
+    return 0
+  fi
+  command -v python3 >/dev/null || die "python3 is not installed (the real-client consumers are Python, confluent-kafka)"
+  say "confluent-kafka $CONFLUENT_KAFKA_VERSION: installing into $VENV"
+  rm -rf "$VENV"
+  python3 -m venv "$VENV" || die "python3 -m venv failed (Debian: apt-get install python3-venv)"
+  "$VENV/bin/pip" install -q "confluent-kafka==$CONFLUENT_KAFKA_VERSION" ||
+    die "pip could not install confluent-kafka==$CONFLUENT_KAFKA_VERSION (is PyPI reachable?)"
+}

@@ -24,8 +24,15 @@
 //!   Kafka broker over the wire protocol and judges its answers with the
 //!   scenario's expectations (FIDELITY.md). Beside `export`: it uses
 //!   `scenario` and `ids`.
+//! - `broker` (native only): `groupscope broker`, a local Kafka endpoint
+//!   for real clients that drives the same coordinator with wall-clock
+//!   time and records the session as a protocol scenario. Beside
+//!   `oracle`: it uses `coordinator`, `scenario`, `sim` (the group line)
+//!   and `ids`.
 
 pub mod assignor;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod broker;
 pub mod coordinator;
 pub mod defaults;
 pub mod export;

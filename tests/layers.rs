@@ -40,6 +40,8 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
         ),
         // Native only: replays scenarios against a real Kafka broker.
         ("oracle", &["ids", "scenario"][..]),
+        // Native only: `groupscope broker`, a local endpoint for real clients.
+        ("broker", &["ids", "coordinator", "sim", "scenario"][..]),
         (
             "ui",
             &[

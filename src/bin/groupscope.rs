@@ -8,6 +8,7 @@
 //! groupscope export FILE --format ndjson|markdown|mermaid|svg [--seed N] [--from-ms A] [--to-ms B]
 //! groupscope replay --bootstrap HOST:PORT [--time-scale N] [--check] FILE...   # against a real Kafka broker
 //! groupscope check --trace TRACE FILE   # judges a recorded (broker) trace with FILE's expectations
+//! groupscope broker [--port 9092] [--topic NAME:N]... [--record FILE]   # a local Kafka endpoint for real clients
 //! ```
 //! Exit codes: 0 ok, 1 an expectation failed, 2 bad input.
 
@@ -24,8 +25,21 @@ fn main() {
 mod oracle;
 
 #[cfg(not(target_arch = "wasm32"))]
+#[path = "groupscope/broker.rs"]
+mod broker;
+
+#[cfg(all(unix, not(target_arch = "wasm32")))]
+#[path = "groupscope/alloc.rs"]
+mod alloc;
+
+/// Network input may claim huge arrays; see `alloc.rs`.
+#[cfg(all(unix, not(target_arch = "wasm32")))]
+#[global_allocator]
+static ALLOCATOR: alloc::LazyHuge = alloc::LazyHuge;
+
+#[cfg(not(target_arch = "wasm32"))]
 mod cli {
-    use super::oracle;
+    use super::{broker, oracle};
     use clap::{Parser, Subcommand};
     use groupscope::scenario::{self, check::check, ScenarioFile};
     use std::io::Write;
@@ -111,6 +125,9 @@ mod cli {
             #[arg(long, value_name = "TRACE")]
             trace: String,
         },
+        /// A local Kafka endpoint for real clients, driving GroupScope's
+        /// coordinator; records the session as a protocol scenario.
+        Broker(broker::BrokerArgs),
         /// Prints a Markdown table of each simulation scenario's summary.
         Summary {
             /// The simulation scenario files (JSON).
@@ -207,6 +224,7 @@ mod cli {
                 oracle::replay_files(&files, &opts, check, trace_dir.as_deref())
             }
             Command::Diff { file, trace } => oracle::diff(&file, &trace),
+            Command::Broker(args) => broker::run(args),
             Command::Summary { files } => summary_table(&files),
             Command::Sweep {
                 file,
