@@ -5,6 +5,8 @@ reads commands on stdin ("close": close it, then exit). SIGKILL it to
 crash it.
 
     python consumer.py BOOTSTRAP GROUP INSTANCE_ID|- TOPIC [SESSION_MS]
+
+scripts/consumer runs it by hand; Ctrl-C closes it as "close" does.
 """
 
 import json
@@ -81,4 +83,10 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:
+        # By hand (scripts/consumer): Ctrl-C. The consumer object is gone
+        # with main's frame; librdkafka's destructor leaves without a word,
+        # as a static member's close does.
+        say(event="interrupted")

@@ -1,0 +1,136 @@
+// Issue 14's promise end to end, with nothing simulated: real librdkafka
+// consumers (confluent-kafka, tests/broker/consumer.py) with
+// group.instance.id join `groupscope broker`; the page, opened with
+// ?live=ws://…, shows their group as it happens; one restarts within its
+// session timeout and the page shows a new member id with the same
+// generation; the recorded session then opens in the app.
+//
+// Needs target/release/groupscope and .cache/venv (scripts/setup installs
+// the pinned confluent-kafka): skipped with a message without them, except
+// in CI (CI=true), where they are required.
+import { expect, test, type Page } from "@playwright/test";
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { watchProblems } from "./problems";
+
+const REPO = resolve("../..");
+const GROUPSCOPE = process.env.GROUPSCOPE ?? join(REPO, "target/release/groupscope");
+const PYTHON = join(REPO, ".cache/venv/bin/python");
+const READY = existsSync(GROUPSCOPE) && existsSync(PYTHON);
+
+const button = (page: Page, name: string) => page.getByRole("button", { name, exact: true });
+
+async function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const port = (server.address() as { port: number }).port;
+      server.close(() => done(port));
+    });
+  });
+}
+
+/** A librdkafka consumer in its own process; `events` are its JSON lines. */
+class Consumer {
+  proc: ChildProcess;
+  events: Array<Record<string, unknown>> = [];
+  constructor(bootstrap: string, instance: string) {
+    this.proc = spawn(PYTHON, [join(REPO, "tests/broker/consumer.py"), bootstrap, "live-demo", instance, "orders"], {
+      stdio: ["pipe", "pipe", "inherit"],
+    });
+    let buffered = "";
+    this.proc.stdout!.on("data", (chunk: Buffer) => {
+      buffered += chunk.toString();
+      let nl;
+      while ((nl = buffered.indexOf("\n")) >= 0) {
+        const line = buffered.slice(0, nl);
+        buffered = buffered.slice(nl + 1);
+        try {
+          this.events.push(JSON.parse(line));
+        } catch {
+          // not one of its lines
+        }
+      }
+    });
+  }
+  async assigned(timeoutMs = 30_000): Promise<string[]> {
+    await expect
+      .poll(() => this.events.find((e) => e.event === "assigned" && (e.partitions as string[]).length > 0), {
+        timeout: timeoutMs,
+      })
+      .toBeTruthy();
+    return this.events.find((e) => e.event === "assigned" && (e.partitions as string[]).length > 0)!
+      .partitions as string[];
+  }
+  async close() {
+    this.proc.stdin!.write("close\n");
+    await expect.poll(() => this.events.some((e) => e.event === "closed"), { timeout: 20_000 }).toBe(true);
+  }
+}
+
+test("a real static consumer restarts without a rebalance, watched live, and the session replays in the app", async ({
+  page,
+}) => {
+  test.skip(!READY && process.env.CI !== "true", "needs target/release/groupscope and .cache/venv (scripts/setup)");
+  test.setTimeout(120_000);
+  const problems = watchProblems(page);
+  const dir = mkdtempSync(join(tmpdir(), "groupscope-live-"));
+  const record = join(dir, "session.json");
+  const [port, wsPort] = [await freePort(), await freePort()];
+  const broker = spawn(
+    GROUPSCOPE,
+    ["broker", "--port", String(port), "--ws-port", String(wsPort), "--topic", "orders:4",
+     "--initial-rebalance-delay-ms", "300", "--record", record],
+    { stdio: ["ignore", "inherit", "inherit"] },
+  );
+  const consumers: Consumer[] = [];
+  try {
+    await page.goto(`/?live=ws://127.0.0.1:${wsPort}`);
+    const badge = page.getByTestId("live-status");
+    await expect(badge).toHaveAttribute("data-state", "open", { timeout: 15_000 });
+
+    const bootstrap = `127.0.0.1:${port}`;
+    const a = new Consumer(bootstrap, "pod-a");
+    const b = new Consumer(bootstrap, "pod-b");
+    consumers.push(a, b);
+    const bPartitions = await b.assigned();
+    await a.assigned();
+    await expect(page.getByTestId("group-state")).toHaveText("Stable", { timeout: 15_000 });
+    await expect(page.getByTestId("member")).toHaveCount(2);
+    const generation = await page.getByTestId("generation").textContent();
+    const row = page.locator('[data-testid="instance-row"][data-instance-id="pod-b"]');
+    const before = await row.getAttribute("data-member-id");
+
+    // pod-b closes (a static member sends no LeaveGroup) and comes back at once.
+    await b.close();
+    const b2 = new Consumer(bootstrap, "pod-b");
+    consumers.push(b2);
+    expect(await b2.assigned()).toEqual(bPartitions);
+    await expect(row).not.toHaveAttribute("data-member-id", before!, { timeout: 15_000 });
+    await expect(page.getByTestId("generation")).toHaveText(generation!);
+    await expect(page.getByTestId("group-state")).toHaveText("Stable");
+
+    for (const c of [a, b2]) await c.close();
+  } finally {
+    for (const c of consumers) c.proc.kill("SIGKILL");
+    broker.kill("SIGTERM");
+    await new Promise((done) => broker.once("exit", done));
+  }
+
+  // The recording opens in the app and plays to the same generation.
+  await page.goto("/?scenario=kip345-restart");
+  await button(page, "Import scenario").click();
+  const dialog = page.getByRole("dialog", { name: "Import a scenario" });
+  await dialog.getByLabel("Scenario JSON").fill(readFileSync(record, "utf8"));
+  await dialog.getByRole("button", { name: "Import", exact: true }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId("error-banner")).toHaveCount(0);
+  const podB = page.locator('[data-testid="instance-row"][data-instance-id="pod-b"]');
+  for (let i = 0; i < 40 && !(await podB.count()); i++) await button(page, "Next state").click();
+  await expect(podB).toHaveCount(1);
+  await expect(page.getByTestId("member")).toHaveCount(2);
+  expect(problems).toEqual([]);
+});
