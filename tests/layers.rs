@@ -41,7 +41,11 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
         // Native only: replays scenarios against a real Kafka broker.
         ("oracle", &["ids", "scenario"][..]),
         // Native only: `groupscope broker`, a local endpoint for real clients.
-        ("broker", &["ids", "coordinator", "sim", "scenario"][..]),
+        // It shares the oracle's encoders of Kafka's consumer protocol.
+        (
+            "broker",
+            &["ids", "coordinator", "sim", "scenario", "oracle"][..],
+        ),
         (
             "ui",
             &[

@@ -248,30 +248,10 @@ fn decode_assignment(mut bytes: Bytes) -> Result<Vec<TopicPartition>, String> {
     Ok(out)
 }
 
-/// Partitions → `ConsumerProtocolAssignment` v0, empty user data; topics in
-/// the order of their first partition.
+/// Partitions → `ConsumerProtocolAssignment` v0 (the oracle's encoder, the
+/// one a replayed leader's SyncGroup uses); empty if it cannot be encoded.
 pub fn encode_assignment(partitions: &[TopicPartition]) -> Bytes {
-    let mut topics: Vec<consumer_protocol_assignment::TopicPartition> = Vec::new();
-    for tp in partitions {
-        let index = tp.partition as i32;
-        match topics.iter_mut().find(|t| t.topic.0.as_str() == tp.topic) {
-            Some(t) => t.partitions.push(index),
-            None => {
-                let mut t = consumer_protocol_assignment::TopicPartition::default();
-                t.topic = TopicName(s(&tp.topic));
-                t.partitions = vec![index];
-                topics.push(t);
-            }
-        }
-    }
-    let mut a = ConsumerProtocolAssignment::default();
-    a.assigned_partitions = topics;
-    let mut buf = BytesMut::new();
-    buf.put_i16(0);
-    if a.encode(&mut buf, 0).is_err() {
-        return Bytes::new();
-    }
-    buf.freeze()
+    crate::oracle::requests::encode_assignment(partitions).unwrap_or_default()
 }
 
 const UNKNOWN_TOPIC_OR_PARTITION: i16 = 3;

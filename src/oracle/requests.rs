@@ -176,10 +176,22 @@ fn sync(x: &SyncSpec, cx: &Context) -> Result<SyncGroupRequest, String> {
 /// `ConsumerProtocol.serializeAssignment`). Topics keep the order of their
 /// first partition, partitions the order given.
 pub fn assignment_bytes(partitions: &[String]) -> Result<Bytes, String> {
-    let mut topics: Vec<consumer_protocol_assignment::TopicPartition> = Vec::new();
+    let mut parsed = Vec::new();
     for p in partitions {
         let tp = TopicPartition::parse(p).ok_or_else(|| format!("bad partition {p:?}"))?;
-        let index = i32::try_from(tp.partition).map_err(|_| format!("bad partition {p:?}"))?;
+        i32::try_from(tp.partition).map_err(|_| format!("bad partition {p:?}"))?;
+        parsed.push(tp);
+    }
+    encode_assignment(&parsed)
+}
+
+/// Partitions → `ConsumerProtocolAssignment` v0, empty user data; topics in
+/// the order of their first partition (what a leader's SyncGroup carries,
+/// and what `groupscope broker` answers with).
+pub fn encode_assignment(partitions: &[TopicPartition]) -> Result<Bytes, String> {
+    let mut topics: Vec<consumer_protocol_assignment::TopicPartition> = Vec::new();
+    for tp in partitions {
+        let index = tp.partition as i32;
         match topics.iter_mut().find(|t| t.topic.0.as_str() == tp.topic) {
             Some(t) => t.partitions.push(index),
             None => {

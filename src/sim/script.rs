@@ -14,8 +14,7 @@
 use super::client::{Client, ClientState, ConsumerId};
 use super::event::{ClientAction, RejoinCause, WorldEvent};
 use super::snapshot::MessageView;
-use super::trace::RequestKey;
-use super::world::{RequestInfo, Sender, World};
+use super::world::{Sender, World};
 use super::ScriptedRequest;
 use crate::assignor::AssignorKind;
 use crate::coordinator::*;
@@ -111,25 +110,7 @@ impl World {
             }
             None => Sender::Admin,
         };
-        let id = self.next_request_id();
-        let requester = match sender {
-            Sender::Client { index, .. } => super::trace::Requester::Consumer(index),
-            Sender::Admin => super::trace::Requester::Admin,
-        };
-        let n = self.count_request(requester);
-        let key = RequestKey {
-            requester,
-            api: request.api(),
-            n,
-        };
-        self.requests.insert(
-            id,
-            RequestInfo {
-                sender,
-                key,
-                sent_at_ms: self.now_ms,
-            },
-        );
+        let id = self.register_request(sender, request.api());
         self.script
             .pending
             .push((id, scripted.bind.clone(), member_of(&request)));
@@ -332,20 +313,7 @@ impl Client {
             }];
         }
         match response {
-            Response::JoinGroup(r) if r.error == ErrorCode::None => {
-                if self.member_id != r.member_id {
-                    self.past_member_ids.push(r.member_id.clone());
-                }
-                self.member_id = r.member_id.clone();
-                self.generation = Some(r.generation_id);
-                self.protocol_name = r.protocol_name.clone();
-                self.state = ClientState::AwaitingSync;
-                vec![ClientAction::Joined {
-                    generation_id: r.generation_id,
-                    leader: r.leader == r.member_id,
-                    skip_assignment: r.skip_assignment,
-                }]
-            }
+            Response::JoinGroup(r) if r.error == ErrorCode::None => vec![self.take_join(&r)],
             Response::JoinGroup(r) if r.error == ErrorCode::MemberIdRequired => {
                 self.member_id = r.member_id.clone();
                 self.past_member_ids.push(r.member_id);

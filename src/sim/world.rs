@@ -883,27 +883,17 @@ impl World {
         self.drain_coordinator();
     }
 
-    /// A fresh request id.
-    pub(super) fn next_request_id(&mut self) -> RequestId {
+    /// A new request of `sender` for `api`, keyed and remembered until answered.
+    pub(super) fn register_request(&mut self, sender: Sender, api: Api) -> RequestId {
         let id = self.next_request;
         self.next_request += 1;
-        id
-    }
-
-    /// Counts one more request of `requester` and returns its number.
-    pub(super) fn count_request(&mut self, requester: Requester) -> u64 {
+        let requester = sender.requester();
         let n = self.request_counts.entry(requester).or_insert(0);
         *n += 1;
-        *n
-    }
-
-    fn send(&mut self, sender: Sender, request: Request) {
-        let id = self.next_request_id();
-        let requester = sender.requester();
         let key = RequestKey {
             requester,
-            api: request.api(),
-            n: self.count_request(requester),
+            api,
+            n: *n,
         };
         self.requests.insert(
             id,
@@ -913,6 +903,11 @@ impl World {
                 sent_at_ms: self.now_ms,
             },
         );
+        id
+    }
+
+    fn send(&mut self, sender: Sender, request: Request) {
+        let id = self.register_request(sender, request.api());
         if let Sender::Client { index, .. } = sender {
             self.await_answer(index, request.api(), id);
             if self.network.loses(&mut self.rng, self.now_ms) {
@@ -923,7 +918,7 @@ impl World {
             }
         }
         let conn = Connection {
-            requester,
+            requester: sender.requester(),
             to_coordinator: true,
         };
         let at = self.network.arrival(&mut self.rng, conn, self.now_ms);

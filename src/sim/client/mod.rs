@@ -369,27 +369,35 @@ impl Client {
         }
     }
 
+    /// A successful JoinGroup response: its member id, generation and
+    /// protocol are this consumer's now, and it awaits its SyncGroup answer.
+    /// Returns the event that says so.
+    pub(super) fn take_join(&mut self, r: &JoinGroupResponse) -> ClientAction {
+        if self.member_id != r.member_id {
+            self.past_member_ids.push(r.member_id.clone());
+        }
+        self.member_id = r.member_id.clone();
+        self.generation = Some(r.generation_id);
+        self.protocol_name = r.protocol_name.clone();
+        self.state = ClientState::AwaitingSync;
+        ClientAction::Joined {
+            generation_id: r.generation_id,
+            leader: r.leader == r.member_id,
+            skip_assignment: r.skip_assignment,
+        }
+    }
+
     fn on_join(&mut self, r: JoinGroupResponse, partitions: &BTreeMap<String, u32>) -> Vec<Effect> {
         match r.error {
             ErrorCode::None => {
-                if self.member_id != r.member_id {
-                    self.past_member_ids.push(r.member_id.clone());
-                }
-                self.member_id = r.member_id.clone();
-                self.generation = Some(r.generation_id);
-                self.protocol_name = r.protocol_name.clone();
-                self.state = ClientState::AwaitingSync;
+                let joined = self.take_join(&r);
                 let assignments = if r.leader == r.member_id && !r.skip_assignment {
                     self.run_assignor(&r, partitions)
                 } else {
                     Vec::new()
                 };
                 vec![
-                    Effect::Event(ClientAction::Joined {
-                        generation_id: r.generation_id,
-                        leader: r.leader == r.member_id,
-                        skip_assignment: r.skip_assignment,
-                    }),
+                    Effect::Event(joined),
                     Effect::Send(Request::SyncGroup(SyncGroupRequest {
                         member_id: self.member_id.clone(),
                         generation_id: self.wire_generation(),
