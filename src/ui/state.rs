@@ -448,7 +448,11 @@ impl AppState {
                 return;
             }
         }
-        self.notice = Some("No change ahead: the group stays as it is until you act.".into());
+        self.notice = Some(if self.is_protocol() {
+            "No change ahead: the group stays as the scenario's requests left it.".into()
+        } else {
+            "No change ahead: the group stays as it is until you act.".into()
+        });
     }
 
     fn tick(&mut self, real_ms: u64) {

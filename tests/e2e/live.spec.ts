@@ -22,6 +22,8 @@ test("a recorded session (protocol scenario) opens and plays with its consumers 
 
   // Nothing to act on or compare: the requests decide everything.
   await expect(button(page, "Compare static vs dynamic")).toHaveCount(0);
+  // The metrics say what they can see: consumers only through their requests.
+  await expect(page.getByTestId("metrics-observed-note")).toContainText("Seen through the requests only");
   await expect(page.getByRole("button", { name: /^Crash / })).toHaveCount(0);
 
   for (let i = 0; i < 40; i++) {

@@ -146,7 +146,7 @@ fn full_page(page: &PageViews, on_msg: &Callback<Msg>, store: &Store) -> Html {
                                   on_filter={on_msg.reform(Msg::SetLogFilter)} />
                     </Panel>
                     <Panel title="Metrics" hint="what rebalancing cost" class="panel-metrics">
-                        <MetricsPanel snap={Rc::clone(snap)} />
+                        <MetricsPanel snap={Rc::clone(snap)} observed={chrome.protocol} />
                         if !chrome.protocol {
                             <BreakEven scenario={Rc::clone(&chrome.scenario)} open={chrome.lesson.is_some_and(|l| l.stage().break_even)} />
                         }
