@@ -126,3 +126,26 @@ fn a_static_restart_keeps_its_consumer_and_its_partitions() {
         restarted.config.name
     );
 }
+
+#[test]
+fn a_protocol_scenarios_grid_tells_committed_offsets_and_a_simulations_does_not() {
+    let file = scenario::parse(
+        r#"{"config": {"initial_rebalance_delay_ms": 0},
+            "topics": [{"name": "t", "partitions": 2}],
+            "requests": [
+              {"at_ms": 0, "join": {"member_id": "", "group_instance_id": "a", "bind": "a"}},
+              {"at_ms": 10, "sync": {"member_id": "$a", "generation_id": 1, "group_instance_id": "a",
+                                     "assignments": {"$a": ["t-0", "t-1"]}}},
+              {"at_ms": 20, "commit": {"member_id": "$a", "generation_id": 1, "group_instance_id": "a",
+                                       "offsets": {"t-0": 42}}}
+            ]}"#,
+    )
+    .unwrap();
+    let snap = run_world(&file).snapshot();
+    let committed: Vec<Option<i64>> = snap.partitions.iter().map(|p| p.committed).collect();
+    assert_eq!(committed, vec![Some(42), None]);
+
+    let preset = scenario::presets::preset("kip345-restart").unwrap();
+    let sim = run_world(&preset).snapshot();
+    assert!(sim.partitions.iter().all(|p| p.committed.is_none()));
+}

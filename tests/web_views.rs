@@ -414,14 +414,8 @@ async fn the_metrics_count_one_rebalance_and_list_every_consumer() {
     let snap_metrics = snap.metrics.clone();
     let root = mount::<MetricsPanel>(groupscope::ui::MetricsPanelProps {
         snap: Rc::new(snap),
-        observed: false,
     })
     .await;
-    // The note on observed consumers is for protocol scenarios only.
-    assert!(root
-        .query_selector("[data-testid=metrics-observed-note]")
-        .unwrap()
-        .is_none());
 
     let value = |metric: &str| text(&one(&root, &format!("[data-metric={metric}] .mx-value")));
     // The headline: unavailability after start-up, in text and in data-ms.

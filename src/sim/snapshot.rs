@@ -48,6 +48,10 @@ pub struct PartitionView {
     pub consuming: bool,
     pub moved: bool,
     pub unavailable_ms: u64,
+    /// The offset the group committed for it: its consumers' position, told
+    /// for a protocol scenario's real (recorded or live) clients only; a
+    /// simulated consumer's offsets count batches, not records.
+    pub committed: Option<i64>,
 }
 
 /// A message on the wire.
@@ -244,6 +248,11 @@ impl World {
             .flat_map(|c| c.owned.iter())
             .collect();
         let moved: BTreeSet<&TopicPartition> = self.metrics.last_moved.iter().collect();
+        let offsets = self
+            .coordinator
+            .group()
+            .map(|g| &g.offsets)
+            .filter(|_| self.clients.iter().any(|c| c.scripted));
         let mut out = Vec::new();
         for (topic, &n) in &self.topics {
             for partition in 0..n {
@@ -253,6 +262,7 @@ impl World {
                     consuming: held.contains(&tp),
                     moved: moved.contains(&tp),
                     unavailable_ms: metrics.unavailable_ms(&tp),
+                    committed: offsets.and_then(|o| o.get(&tp).copied()),
                     partition: tp,
                 });
             }

@@ -146,7 +146,15 @@ fn full_page(page: &PageViews, on_msg: &Callback<Msg>, store: &Store) -> Html {
                                   on_filter={on_msg.reform(Msg::SetLogFilter)} />
                     </Panel>
                     <Panel title="Metrics" hint="what rebalancing cost" class="panel-metrics">
-                        <MetricsPanel snap={Rc::clone(snap)} observed={chrome.protocol} />
+                        <MetricsPanel snap={Rc::clone(snap)} />
+                        if chrome.protocol {
+                            <p class="mx-note" data-testid="metrics-observed-note">
+                                { "Seen through the requests only: a consumer counts as consuming from its SyncGroup answer \
+                                   until it leaves, is fenced, is expired or its next process joins. When a process stopped \
+                                   without a word is not on the wire, so a restart's down time shows only from its new \
+                                   JoinGroup on." }
+                            </p>
+                        }
                         if !chrome.protocol {
                             <BreakEven scenario={Rc::clone(&chrome.scenario)} open={chrome.lesson.is_some_and(|l| l.stage().break_even)} />
                         }

@@ -16,11 +16,14 @@ pub struct Cell {
     colour: Option<usize>,
     consuming: bool,
     moved: bool,
+    /// The committed offset, where the snapshot tells it (real clients').
+    committed: Option<i64>,
 }
 
 impl Cell {
     pub fn of(p: &PartitionView, index_of: &BTreeMap<&str, usize>) -> Self {
         Cell {
+            committed: p.committed,
             partition: p.partition.partition,
             colour: p.owner.as_deref().and_then(|o| index_of.get(o).copied()),
             owner: p.owner.as_deref().map(AttrValue::from),
@@ -64,6 +67,9 @@ impl Cell {
         if self.moved {
             title.push_str("; moved to a new owner in the last rebalance");
         }
+        if let Some(offset) = self.committed {
+            title.push_str(&format!("; committed offset {offset}"));
+        }
         title
     }
 }
@@ -82,6 +88,7 @@ mod tests {
             consuming,
             moved: false,
             unavailable_ms: 0,
+            committed: (n == 4).then_some(7),
         }
     }
 
@@ -99,5 +106,11 @@ mod tests {
         let free = Cell::of(&part("t", 3, None, false), &index_of);
         assert_eq!(free.class(), classes!("pcell", "unowned"));
         assert_eq!(free.title("t"), "t-3: not assigned to any member");
+        // A recorded session's grid tells the consumers' committed position.
+        let read = Cell::of(&part("t", 4, Some("A"), true), &index_of);
+        assert_eq!(
+            read.title("t"),
+            "t-4: assigned to A, consuming; committed offset 7"
+        );
     }
 }

@@ -124,6 +124,7 @@ mod tests {
             consuming,
             moved: false,
             unavailable_ms: 0,
+            committed: None,
         }
     }
 

@@ -26,9 +26,6 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct MetricsPanelProps {
     pub snap: Rc<Snapshot>,
-    /// A protocol scenario: its consumers are seen through their requests only.
-    #[prop_or_default]
-    pub observed: bool,
 }
 
 /// One total: a label, a value and a line saying what it counts.
@@ -99,14 +96,6 @@ pub fn MetricsPanel(props: &MetricsPanelProps) -> Html {
                     { fenced }
                 </div>
             </dl>
-            if props.observed {
-                <p class="mx-note" data-testid="metrics-observed-note">
-                    { "Seen through the requests only: a consumer counts as consuming from its SyncGroup answer \
-                       until it leaves, is fenced, is expired or its next process joins. When a process stopped \
-                       without a word is not on the wire, so a restart's down time shows only from its new \
-                       JoinGroup on." }
-                </p>
-            }
             if !rows.is_empty() {
                 <table class="mx-table">
                     <caption>{ "Per consumer" }</caption>
