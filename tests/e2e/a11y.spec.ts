@@ -30,6 +30,31 @@ for (const scheme of ["light", "dark"] as const) {
     expect(await axe(page)).toEqual([]);
   });
 
+  test(`axe: live mode on a broker's stream has no violations (${scheme})`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
+    await page.routeWebSocket("ws://127.0.0.1:9093/", (ws) => {
+      const scenario = {
+        config: { initial_rebalance_delay_ms: 0 },
+        topics: [{ name: "orders", partitions: 3 }],
+        requests: [
+          { at_ms: 10, join: { member_id: "", group_instance_id: "a", bind: "a" } },
+          { at_ms: 20, sync: { member_id: "$a", generation_id: 1, group_instance_id: "a",
+                               assignments: { $a: ["orders-0", "orders-1", "orders-2"] } } },
+          { at_ms: 30, commit: { member_id: "$a", generation_id: 1, group_instance_id: "a", offsets: { "orders-0": 5 } } },
+        ],
+      };
+      ws.send(JSON.stringify({ kind: "hello", now_ms: 1000, scenario }));
+    });
+    await page.goto("/?live=ws://127.0.0.1:9093/");
+    await expect(page.getByTestId("live-status")).toHaveAttribute("data-state", "open");
+    await expect(page.getByTestId("group-state")).toHaveText("Stable");
+    await expect(page.locator('[data-testid="partition"][data-partition="0"]')).toHaveAttribute(
+      "aria-label",
+      /committed offset 5/,
+    );
+    expect(await axe(page)).toEqual([]);
+  });
+
   test(`axe: the keyboard shortcuts dialog has no violations (${scheme})`, async ({ page }) => {
     await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
     await page.goto("/?scenario=kip345-restart");
