@@ -179,7 +179,12 @@ impl AppState {
 
     /// The app on a given scenario (a simulation scenario), paused at t=0.
     pub fn with_scenario(scenario: ScenarioFile, preset: Option<String>) -> Self {
-        let world = fresh_world(&scenario).expect("a validated simulation scenario builds");
+        let world = fresh_world(&scenario).expect("a validated scenario builds");
+        Self::with_world(scenario, preset, world)
+    }
+
+    /// The app on `scenario` with its world at t = 0 already built.
+    fn with_world(scenario: ScenarioFile, preset: Option<String>, world: World) -> Self {
         let settings = settings_of(&scenario);
         let partitions_draft = PartitionsForm::for_first_topic(world.topics());
         AppState {

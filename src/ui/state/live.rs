@@ -227,16 +227,10 @@ impl AppState {
                 live.status = status;
             }
             LiveEvent::Hello { scenario, now_ms } => {
-                let mut live = self.live.take().expect("live");
                 live.now_ms = now_ms;
                 live.following = true;
                 live.status = LiveStatus::Open;
-                live.cast = Cast::default();
-                let cast = scripted::world_of(&scenario, scenario.seed).map(|(_, c)| c);
-                *self = Self::with_scenario(*scenario, None);
-                live.cast = cast.unwrap_or_default();
-                self.live = Some(live);
-                self.follow_live();
+                self.replay_live(*scenario, 0);
             }
             LiveEvent::Step(step) => self.live_step(*step),
             LiveEvent::Topics(topics) => {
@@ -298,18 +292,29 @@ impl AppState {
 
     /// Plays the session so far again from t = 0 to where the view was.
     fn rebuild_live(&mut self) {
+        let at = self.world.now_ms();
+        self.replay_live(self.scenario.clone(), at);
+    }
+
+    /// The session `scenario` from t = 0, run to `at_ms` and then, while
+    /// following, to the broker's clock; the live session itself is kept.
+    fn replay_live(&mut self, scenario: ScenarioFile, at_ms: u64) {
         let Some(mut live) = self.live.take() else {
             return;
         };
-        let at = self.world.now_ms();
-        let scenario = self.scenario.clone();
-        live.cast = scripted::world_of(&scenario, scenario.seed)
-            .map(|(_, c)| c)
-            .unwrap_or_default();
-        *self = Self::with_scenario(scenario, None);
+        let (world, cast) = match scripted::world_of(&scenario, scenario.seed) {
+            Ok(built) => built,
+            Err(e) => {
+                self.error = Some(format!("Live: the broker's session cannot be shown: {e}"));
+                self.live = Some(live);
+                return;
+            }
+        };
+        live.cast = cast;
+        *self = Self::with_world(scenario, None, world);
         self.live = Some(live);
-        self.world.extend_run_to(at);
-        self.advance_to_ms(at);
+        self.world.extend_run_to(at_ms);
+        self.advance_to_ms(at_ms);
         self.follow_live();
     }
 
