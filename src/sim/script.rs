@@ -11,7 +11,7 @@
 //! coordinator expired is shown as stopped (its process said nothing for a
 //! whole session).
 
-use super::client::{Client, ClientState, ConsumerId};
+use super::client::{Client, ClientState};
 use super::event::{ClientAction, RejoinCause, WorldEvent};
 use super::snapshot::MessageView;
 use super::world::{Sender, World};
@@ -105,7 +105,7 @@ impl World {
                 for action in actions {
                     self.log_event(WorldEvent::Client(action), None, Some(index));
                 }
-                self.sync_scripted(index);
+                self.sync_holdings(index);
                 Sender::Client { index, incarnation }
             }
             None => Sender::Admin,
@@ -173,7 +173,7 @@ impl World {
                 for action in actions {
                     self.log_event(WorldEvent::Client(action), None, Some(index));
                 }
-                self.sync_scripted(index);
+                self.sync_holdings(index);
             }
             Sender::Admin => {
                 if let Response::LeaveGroup(r) = response {
@@ -206,12 +206,8 @@ impl World {
         {
             c.state = ClientState::Down;
             c.owned.clear();
-            self.sync_scripted(index);
+            self.sync_holdings(index);
         }
-    }
-
-    fn sync_scripted(&mut self, index: ConsumerId) {
-        self.sync_holdings_of(index);
     }
 }
 

@@ -785,11 +785,7 @@ impl World {
     /// Tells the metrics which partitions consumer `index` started or
     /// stopped consuming (what it owns while it runs), comparing with what
     /// they were told last; costs a slice comparison when nothing changed.
-    pub(super) fn sync_holdings_of(&mut self, index: ConsumerId) {
-        self.sync_holdings(index);
-    }
-
-    fn sync_holdings(&mut self, index: ConsumerId) {
+    pub(super) fn sync_holdings(&mut self, index: ConsumerId) {
         let client = &self.clients[index];
         let consuming = client.state.is_running() && self.paused_until[index.0] <= self.now_ms;
         let now: &[TopicPartition] = if consuming { &client.owned } else { &[] };
