@@ -73,38 +73,24 @@ impl Cast {
                     }
                 }
             }
-            Request::SyncGroup(r) => match self.of_member(
-                &r.member_id.0,
-                r.group_instance_id.as_ref().map(|i| i.0.as_str()),
-            ) {
-                Some(n) => (n, false),
-                None => return (None, false),
-            },
-            Request::Heartbeat(r) => match self.of_member(
-                &r.member_id.0,
-                r.group_instance_id.as_ref().map(|i| i.0.as_str()),
-            ) {
-                Some(n) => (n, false),
-                None => return (None, false),
-            },
-            Request::OffsetCommit(r) => match self.of_member(
-                &r.member_id.0,
-                r.group_instance_id.as_ref().map(|i| i.0.as_str()),
-            ) {
-                Some(n) => (n, false),
-                None => return (None, false),
-            },
-            Request::LeaveGroup(r) if r.members.len() == 1 => {
-                let m = &r.members[0];
-                match self.of_member(
-                    &m.member_id.0,
-                    m.group_instance_id.as_ref().map(|i| i.0.as_str()),
-                ) {
+            other => {
+                let who = match other {
+                    Request::SyncGroup(r) => Some((&r.member_id, &r.group_instance_id)),
+                    Request::Heartbeat(r) => Some((&r.member_id, &r.group_instance_id)),
+                    Request::OffsetCommit(r) => Some((&r.member_id, &r.group_instance_id)),
+                    Request::LeaveGroup(r) if r.members.len() == 1 => {
+                        Some((&r.members[0].member_id, &r.members[0].group_instance_id))
+                    }
+                    _ => None,
+                };
+                let name = who.and_then(|(member, instance)| {
+                    self.of_member(&member.0, instance.as_ref().map(|i| i.0.as_str()))
+                });
+                match name {
                     Some(n) => (n, false),
                     None => return (None, false),
                 }
             }
-            _ => return (None, false),
         };
         if let Some(b) = bind {
             self.by_bind.push((b.to_string(), name.clone()));
