@@ -48,8 +48,9 @@ mod native {
         world.steps()
     }
 
-    /// The size filter given on the command line, if any (`-- 10x100`).
-    fn wanted(size: &str) -> bool {
+    /// The filter given on the command line, if any: a size (`-- 10x100`),
+    /// a workload (`-- one-by-one/static`) or both (`-- waves/dynamic/100x1000`).
+    fn wanted(id: &str) -> bool {
         let args: Vec<String> = std::env::args()
             .skip(1)
             .filter(|a| !a.starts_with('-'))
@@ -57,20 +58,17 @@ mod native {
         args.is_empty()
             || args
                 .iter()
-                .any(|a| size.contains(a.as_str()) || a.contains(size))
+                .any(|a| id.contains(a.as_str()) || a.contains(id))
     }
 
     fn table() {
         println!("| workload | consumers × partitions | events | ms | µs per event |");
         println!("|---|---|---:|---:|---:|");
         for (consumers, partitions) in SIZES {
-            let size = format!("{consumers}x{partitions}");
-            if !wanted(&size) {
-                continue;
-            }
             for rollout in [Rollout::Waves, Rollout::OneByOne] {
                 for is_static in [true, false] {
-                    if !measured(consumers, rollout, is_static) {
+                    let id = format!("{}/{consumers}x{partitions}", label(rollout, is_static));
+                    if !measured(consumers, rollout, is_static) || !wanted(&id) {
                         continue;
                     }
                     let start = Instant::now();

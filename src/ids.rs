@@ -4,7 +4,9 @@
 //! coordinator and the assignors use it.
 
 use serde::{Serialize, Serializer};
+use std::cmp::Ordering;
 use std::fmt;
+use std::sync::Arc;
 
 macro_rules! string_id {
     ($(#[$doc:meta])* $name:ident) => {
@@ -55,15 +57,172 @@ string_id!(
     GroupInstanceId
 );
 
+/// A topic's name, shared (`Arc<str>`): the simulator copies and compares
+/// partition lists on every rebalance (assignments, commits, holdings), so
+/// a copy is a reference count instead of an allocation, and two copies of
+/// one name compare equal without reading it. Names are interned per
+/// thread (the first [`MAX_INTERNED`] distinct ones), so the partitions an
+/// assignor hands out this generation share the name of those committed
+/// generations ago. Equality, order and hash are the name's, however the
+/// copies were made; it reads as a `&str`.
+#[derive(Clone, Debug)]
+pub struct Topic(Arc<str>);
+
+/// As `str` hashes, so maps keyed by [`Topic`] can be searched by `&str`.
+impl std::hash::Hash for Topic {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (*self.0).hash(state)
+    }
+}
+
+/// How many distinct topic names a thread interns; later ones are
+/// allocated per [`Topic`] (correct, only slower), so arbitrary input
+/// cannot grow the table without bound.
+pub const MAX_INTERNED: usize = 4_096;
+
+thread_local! {
+    static NAMES: std::cell::RefCell<
+        std::collections::HashSet<Arc<str>, std::hash::BuildHasherDefault<IdHasher>>,
+    > = std::cell::RefCell::default();
+}
+
+impl Topic {
+    /// The shared copy of `name`.
+    pub fn new(name: &str) -> Topic {
+        NAMES.with(|names| {
+            if let Some(shared) = names.borrow().get(name) {
+                return Topic(Arc::clone(shared));
+            }
+            let fresh: Arc<str> = name.into();
+            let mut names = names.borrow_mut();
+            if names.len() < MAX_INTERNED {
+                names.insert(Arc::clone(&fresh));
+            }
+            Topic(fresh)
+        })
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for Topic {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for Topic {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::borrow::Borrow<str> for Topic {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl PartialEq for Topic {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0) || self.0 == other.0
+    }
+}
+
+impl Eq for Topic {}
+
+impl Ord for Topic {
+    fn cmp(&self, other: &Self) -> Ordering {
+        if Arc::ptr_eq(&self.0, &other.0) {
+            return Ordering::Equal;
+        }
+        self.0.cmp(&other.0)
+    }
+}
+
+impl PartialOrd for Topic {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+macro_rules! topic_eq {
+    ($($other:ty),*) => {$(
+        impl PartialEq<$other> for Topic {
+            fn eq(&self, other: &$other) -> bool {
+                *self.0 == **other
+            }
+        }
+        impl PartialEq<Topic> for $other {
+            fn eq(&self, other: &Topic) -> bool {
+                **self == *other.0
+            }
+        }
+    )*};
+}
+topic_eq!(String, &str, Box<str>);
+
+impl PartialEq<str> for Topic {
+    fn eq(&self, other: &str) -> bool {
+        &*self.0 == other
+    }
+}
+
+impl From<&str> for Topic {
+    fn from(s: &str) -> Self {
+        Topic::new(s)
+    }
+}
+
+impl From<&String> for Topic {
+    fn from(s: &String) -> Self {
+        Topic::new(s)
+    }
+}
+
+impl From<String> for Topic {
+    fn from(s: String) -> Self {
+        Topic::new(&s)
+    }
+}
+
+impl From<&Topic> for Topic {
+    fn from(t: &Topic) -> Self {
+        t.clone()
+    }
+}
+
+impl From<Topic> for String {
+    fn from(t: Topic) -> Self {
+        t.0.to_string()
+    }
+}
+
+impl fmt::Display for Topic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl Serialize for Topic {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.0)
+    }
+}
+
 /// One partition of one topic, written `topic-partition` as Kafka prints it.
+/// Build a topic's partitions from one [`Topic`] so they share its name.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct TopicPartition {
-    pub topic: String,
+    pub topic: Topic,
     pub partition: u32,
 }
 
 impl TopicPartition {
-    pub fn new(topic: impl Into<String>, partition: u32) -> Self {
+    pub fn new(topic: impl Into<Topic>, partition: u32) -> Self {
         TopicPartition {
             topic: topic.into(),
             partition,
@@ -81,7 +240,7 @@ impl TopicPartition {
             return None;
         }
         Some(TopicPartition {
-            topic: topic.to_string(),
+            topic: topic.into(),
             partition: partition.parse().ok()?,
         })
     }
@@ -118,6 +277,41 @@ mod tests {
         assert_eq!(TopicPartition::parse("-3"), None);
         assert_eq!(TopicPartition::parse("t-x"), None);
         assert_eq!(TopicPartition::new("t", 3).to_string(), "t-3");
+    }
+
+    #[test]
+    fn topics_are_shared_and_compare_by_name_however_they_were_made() {
+        use super::{Topic, MAX_INTERNED};
+        use std::cmp::Ordering;
+        use std::sync::Arc;
+        let a = Topic::from("orders");
+        let b = Topic::from(String::from("orders"));
+        assert!(Arc::ptr_eq(&a.0, &b.0), "one name, one allocation");
+        assert_eq!(a, b);
+        assert_eq!(a, "orders");
+        assert_eq!(String::from("orders"), a);
+        // A copy made outside the table (past its limit) still compares by name.
+        let outside = Topic(Arc::from("orders"));
+        assert_eq!(outside, a);
+        assert_eq!(outside.cmp(&a), Ordering::Equal);
+        let c = Topic::from("payments");
+        assert_eq!(a.cmp(&c), "orders".cmp("payments"));
+        assert_eq!(c.cmp(&a), Ordering::Greater);
+        // Partitions order by topic name, then number.
+        let mut ps = [
+            TopicPartition::new(&c, 0),
+            TopicPartition::new(&outside, 2),
+            TopicPartition::new(&a, 1),
+        ];
+        ps.sort();
+        let names: Vec<String> = ps.iter().map(ToString::to_string).collect();
+        assert_eq!(names, ["orders-1", "orders-2", "payments-0"]);
+        // The table stops growing at its limit; names past it still work.
+        for i in 0..MAX_INTERNED + 10 {
+            let name = format!("many-{i}");
+            assert_eq!(Topic::from(name.as_str()), name);
+        }
+        super::NAMES.with(|n| assert!(n.borrow().len() <= MAX_INTERNED));
     }
 }
 

@@ -154,7 +154,7 @@ fn assigned_exactly_once(
                 return Err(format!("{tp} assigned to both {other} and {id}"));
             }
             let member = members.iter().find(|m| &m.member_id == id).unwrap();
-            if !member.topics.contains(&tp.topic) {
+            if !member.topics.iter().any(|t| *t == tp.topic) {
                 return Err(format!("{tp} assigned to non-subscriber {id}"));
             }
         }
@@ -166,9 +166,11 @@ fn assigned_exactly_once(
             count
         };
         let got = owner.keys().filter(|tp| &tp.topic == topic).count() as u32;
-        let in_range = owner
-            .keys()
-            .all(|tp| partitions.get(&tp.topic).is_some_and(|&n| tp.partition < n));
+        let in_range = owner.keys().all(|tp| {
+            partitions
+                .get(&*tp.topic)
+                .is_some_and(|&n| tp.partition < n)
+        });
         if got != expected || !in_range {
             return Err(format!(
                 "topic {topic}: {got} of {expected} partitions assigned"

@@ -9,7 +9,7 @@
 
 use super::ordering::sort_refs;
 use super::{empty_assignment, sort_lists, subscribed_partitions, MemberOrdering, Subscription};
-use crate::ids::{MemberId, TopicPartition};
+use crate::ids::{MemberId, Topic, TopicPartition};
 use std::collections::BTreeMap;
 
 /// Range-assigns every subscribed topic that has metadata; see [`super::assign`].
@@ -23,9 +23,10 @@ pub(super) fn assign(
         let mut consumers: Vec<&Subscription> =
             members.iter().filter(|m| m.subscribes_to(topic)).collect();
         sort_refs(&mut consumers, ordering);
+        let name = Topic::from(topic.as_str());
         for (consumer, range) in consumers.iter().zip(ranges(count, consumers.len())) {
             let list = assignment.entry(consumer.member_id.clone()).or_default();
-            list.extend(range.map(|p| TopicPartition::new(topic.as_str(), p)));
+            list.extend(range.map(|p| TopicPartition::new(&name, p)));
         }
     }
     sort_lists(assignment)

@@ -8,7 +8,7 @@
 
 use super::ordering::sort_refs;
 use super::{empty_assignment, sort_lists, subscribed_partitions, MemberOrdering, Subscription};
-use crate::ids::{MemberId, TopicPartition};
+use crate::ids::{MemberId, Topic, TopicPartition};
 use std::collections::BTreeMap;
 
 /// Round-robin-assigns every subscribed topic that has metadata; see [`super::assign`].
@@ -23,6 +23,7 @@ pub(super) fn assign(
     // `next` is the circular iterator's position: the member `peek()` returns.
     let mut next = 0usize;
     for (topic, &count) in &subscribed_partitions(members, partitions_per_topic) {
+        let name = Topic::from(topic.as_str());
         for partition in 0..count {
             // Advance to the next subscriber; one lap at most, and there is
             // always one because the topic came from some member's subscription.
@@ -34,7 +35,7 @@ pub(super) fn assign(
             let member = sorted[(next + skip) % sorted.len()];
             next = (next + skip + 1) % sorted.len();
             let list = assignment.entry(member.member_id.clone()).or_default();
-            list.push(TopicPartition::new(topic.as_str(), partition));
+            list.push(TopicPartition::new(&name, partition));
         }
     }
     sort_lists(assignment)

@@ -668,7 +668,7 @@ impl Ctx<'_> {
             for (tp, o) in offsets {
                 match out.iter_mut().find(|(n, _)| *n == tp.topic) {
                     Some((_, list)) => list.push((tp.partition as i32, o)),
-                    None => out.push((tp.topic.clone(), vec![(tp.partition as i32, o)])),
+                    None => out.push((tp.topic.to_string(), vec![(tp.partition as i32, o)])),
                 }
             }
         }

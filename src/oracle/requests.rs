@@ -233,7 +233,7 @@ fn offsets_by_topic(offsets: &BTreeMap<String, i64>) -> Result<TopicOffsets, Str
         let index = i32::try_from(tp.partition).map_err(|_| format!("bad partition {p:?}"))?;
         match topics.iter_mut().find(|(t, _)| *t == tp.topic) {
             Some((_, parts)) => parts.push((index, *offset)),
-            None => topics.push((tp.topic, vec![(index, *offset)])),
+            None => topics.push((tp.topic.into(), vec![(index, *offset)])),
         }
     }
     Ok(topics)

@@ -241,8 +241,9 @@ fn unowned_partition(
     }
     subscribed.iter().find_map(|topic| {
         let n = topics.get(topic).copied().unwrap_or(0);
+        let name = crate::ids::Topic::from(topic);
         (0..n)
-            .map(|i| TopicPartition::new(topic.clone(), i))
+            .map(|i| TopicPartition::new(&name, i))
             .find(|p| !owners.contains_key(p) && !revoking.contains(p))
     })
 }

@@ -4,6 +4,7 @@
 
 use super::client::Client;
 use crate::coordinator::{Event, Group, GroupState, MemberId, TopicPartition};
+use crate::ids::Topic;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 
@@ -133,7 +134,7 @@ impl Metrics {
 
     fn slot_mut(&mut self, p: &TopicPartition) -> Option<&mut Slot> {
         self.slots
-            .get_mut(&p.topic)
+            .get_mut(&*p.topic)
             .and_then(|v| v.get_mut(p.partition as usize))
     }
 
@@ -152,17 +153,21 @@ impl Metrics {
             return;
         }
         let i = p.partition as usize;
+        if !self.per_partition_unavailable_ms.contains_key(&*p.topic) {
+            self.per_partition_unavailable_ms
+                .insert(p.topic.to_string(), Vec::new());
+        }
         let per_partition = self
             .per_partition_unavailable_ms
-            .entry(p.topic.clone())
-            .or_default();
+            .get_mut(&*p.topic)
+            .expect("just inserted");
         if per_partition.len() <= i {
             per_partition.resize(i + 1, 0);
         }
         per_partition[i] += dt;
         let owner = self
             .owner_grid
-            .get(&p.topic)
+            .get(&*p.topic)
             .and_then(|o| o.get(i).copied().flatten())
             .and_then(|o| self.owner_names.get(o));
         match owner.and_then(|o| self.per_consumer.get_mut(o)) {
@@ -177,11 +182,12 @@ impl Metrics {
             .slots
             .iter()
             .flat_map(|(t, slots)| {
+                let name = Topic::from(t);
                 slots
                     .iter()
                     .enumerate()
                     .filter(|(_, s)| s.unheld_since.is_some())
-                    .map(move |(i, _)| TopicPartition::new(t.clone(), i as u32))
+                    .map(move |(i, _)| TopicPartition::new(&name, i as u32))
             })
             .collect();
         for p in &open {
@@ -218,7 +224,7 @@ impl Metrics {
     /// Unavailable ms of one partition, as of the last settlement.
     pub fn unavailable_ms(&self, p: &TopicPartition) -> u64 {
         self.per_partition_unavailable_ms
-            .get(&p.topic)
+            .get(&*p.topic)
             .and_then(|v| v.get(p.partition as usize))
             .copied()
             .unwrap_or(0)
@@ -265,10 +271,10 @@ impl Metrics {
                 continue;
             };
             for p in &m.assignment {
-                if !owners.contains_key(&p.topic) {
-                    owners.insert(p.topic.clone(), Vec::new());
+                if !owners.contains_key(&*p.topic) {
+                    owners.insert(p.topic.to_string(), Vec::new());
                 }
-                let row = owners.get_mut(&p.topic).expect("just inserted");
+                let row = owners.get_mut(&*p.topic).expect("just inserted");
                 let i = p.partition as usize;
                 if row.len() <= i {
                     row.resize(i + 1, None);
@@ -286,6 +292,7 @@ impl Metrics {
     fn count_moves(&mut self, owners: &BTreeMap<String, Vec<Option<usize>>>) {
         self.last_moved.clear();
         for (topic, row) in &self.owner_grid {
+            let topic_name = Topic::from(topic);
             for (i, old) in row.iter().enumerate() {
                 let Some(old) = *old else {
                     continue;
@@ -296,7 +303,7 @@ impl Metrics {
                 }
                 self.partition_moves += 1;
                 self.last_moved
-                    .push(TopicPartition::new(topic.clone(), i as u32));
+                    .push(TopicPartition::new(&topic_name, i as u32));
                 let name = &self.owner_names[old];
                 self.per_consumer
                     .entry(name.clone())

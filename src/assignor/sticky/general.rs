@@ -19,7 +19,7 @@
 
 use super::movements::Movements;
 use super::Prepared;
-use crate::ids::TopicPartition;
+use crate::ids::{Topic, TopicPartition};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Runs the general algorithm; returns each consumer's partitions, sorted.
@@ -103,7 +103,7 @@ impl<'a> Builder<'a> {
     fn assign_owned_partitions(&mut self) {
         for c in 0..self.input.ids.len() {
             for tp in &self.input.owned[c] {
-                if self.input.topics[c].contains(&tp.topic) {
+                if self.input.topics[c].contains(&*tp.topic) {
                     self.assignment[c].insert(tp.clone());
                     self.owner.insert(tp.clone(), c);
                 } else {
@@ -121,7 +121,10 @@ impl<'a> Builder<'a> {
         topics.sort_by_key(|(t, _)| (self.subscribers(t).len(), *t));
         topics
             .into_iter()
-            .flat_map(|(t, n)| (0..n).map(move |p| TopicPartition::new(t.as_str(), p)))
+            .flat_map(|(t, n)| {
+                let name = Topic::from(t);
+                (0..n).map(move |p| TopicPartition::new(&name, p))
+            })
             .collect()
     }
 

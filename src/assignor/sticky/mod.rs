@@ -54,7 +54,7 @@ mod movements;
 
 use super::ordering::java_cmp;
 use super::{subscribed_partitions, Subscription};
-use crate::ids::{MemberId, TopicPartition};
+use crate::ids::{MemberId, Topic, TopicPartition};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The cooperative-sticky assignor's decision for one rebalance.
@@ -171,7 +171,10 @@ impl Prepared {
     pub fn all_partitions(&self) -> Vec<TopicPartition> {
         self.partitions
             .iter()
-            .flat_map(|(t, &n)| (0..n).map(move |p| TopicPartition::new(t.as_str(), p)))
+            .flat_map(|(t, &n)| {
+                let name = Topic::from(t);
+                (0..n).map(move |p| TopicPartition::new(&name, p))
+            })
             .collect()
     }
 }
@@ -189,7 +192,9 @@ fn valid_claims(
         let mut seen = BTreeSet::new();
         let mut list = Vec::new();
         for tp in &member.owned_partitions {
-            let exists = partitions.get(&tp.topic).is_some_and(|&n| tp.partition < n);
+            let exists = partitions
+                .get(&*tp.topic)
+                .is_some_and(|&n| tp.partition < n);
             if exists && seen.insert(tp) {
                 *claimers.entry(tp).or_default() += 1;
                 list.push(tp.clone());

@@ -28,7 +28,7 @@ impl Movements {
         old_owner: usize,
         new_owner: usize,
     ) -> TopicPartition {
-        let Some(pairs) = self.by_topic.get(&partition.topic) else {
+        let Some(pairs) = self.by_topic.get(&*partition.topic) else {
             return partition.clone();
         };
         let origin = self
@@ -63,7 +63,7 @@ impl Movements {
 
     fn remove_record(&mut self, partition: &TopicPartition) -> Option<Pair> {
         let pair = self.by_partition.remove(partition)?;
-        if let Some(pairs) = self.by_topic.get_mut(&partition.topic) {
+        if let Some(pairs) = self.by_topic.get_mut(&*partition.topic) {
             if let Some(set) = pairs.get_mut(&pair) {
                 set.remove(partition);
                 if set.is_empty() {
@@ -71,7 +71,7 @@ impl Movements {
                 }
             }
             if pairs.is_empty() {
-                self.by_topic.remove(&partition.topic);
+                self.by_topic.remove(&*partition.topic);
             }
         }
         Some(pair)
@@ -80,7 +80,7 @@ impl Movements {
     fn add_record(&mut self, partition: &TopicPartition, pair: Pair) {
         self.by_partition.insert(partition.clone(), pair);
         self.by_topic
-            .entry(partition.topic.clone())
+            .entry(partition.topic.to_string())
             .or_default()
             .entry(pair)
             .or_default()
