@@ -46,6 +46,16 @@ const FULL: bool = !cfg!(debug_assertions);
 #[wasm_bindgen_test]
 async fn sweep_of_every_preset() {
     let points = restart_points(1000..=120_000, if FULL { 24 } else { 2 });
+    // Like criterion's warm-up natively: one unmeasured sweep of every
+    // preset first, so the figures compare warm code with warm code (the
+    // explorer's test below reports the page's first pass).
+    if FULL {
+        for id in presets::ids() {
+            let file = presets::preset(id).expect("a preset parses");
+            yield_to_browser().await;
+            break_even(&file, &points).expect("the sweep runs");
+        }
+    }
     for id in presets::ids() {
         let file = presets::preset(id).expect("a preset parses");
         yield_to_browser().await;
@@ -190,4 +200,47 @@ async fn a_step_and_a_step_back_of_a_large_group() {
         .location()
         .set_hash("")
         .expect("clear the hash");
+}
+
+/// Waits for the end of the next frame: an animation frame, then a task
+/// after it (the browser's style, layout and paint of that frame are done).
+async fn next_frame_end() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let window = web_sys::window().expect("a browser window");
+        let after = wasm_bindgen::closure::Closure::once_into_js(move || {
+            web_sys::window()
+                .expect("a browser window")
+                .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0)
+                .expect("setTimeout");
+        });
+        window
+            .request_animation_frame(after.unchecked_ref())
+            .expect("requestAnimationFrame");
+    });
+    wasm_bindgen_futures::JsFuture::from(promise)
+        .await
+        .expect("a frame ends");
+}
+
+/// What the page pays to start: the first view's state (the default
+/// preset at t = 0), then the app mounted on it, and the frame that draws
+/// it. Three mounts; the first includes the engine's tier-up.
+#[wasm_bindgen_test]
+async fn the_first_view() {
+    for pass in 0..3 {
+        yield_to_browser().await;
+        let start = now_ms();
+        let state = AppState::new(None);
+        let state_ms = now_ms() - start;
+        drop(state);
+        let start = now_ms();
+        let root = mount_app_at("").await;
+        let mount_ms = now_ms() - start;
+        next_frame_end().await;
+        let frame_ms = now_ms() - start;
+        console_log!(
+            "bench wasm first view (pass {pass}): state {state_ms:.1} ms; app mounted {mount_ms:.1} ms; frame drawn {frame_ms:.1} ms"
+        );
+        root.remove();
+    }
 }

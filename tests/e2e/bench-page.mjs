@@ -14,10 +14,13 @@
 // if it replaced the shell before), when the app started (Trunk's
 // TrunkApplicationStarted, after the wasm's first render) and when the frame
 // drawing it ended; and the files served. Weight: each file a load fetched, raw and `gzip -9`.
+// A one-line HTML page is loaded in turn with the two: the floor of this
+// browser and machine for any page's first paint.
 import { chromium } from "playwright-core";
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { relative, resolve } from "node:path";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative, resolve } from "node:path";
 import { serveDir, CHROMIUM } from "./static-server.mjs";
 
 const [gsDir, rsDir] = [process.argv[2], process.argv[3]].map((d) => resolve(d));
@@ -89,9 +92,18 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
+// The harness's own floor: a page of one line of text and nothing else,
+// loaded the same way, so "first paint ≤ 100 ms" can be read against what
+// this browser on this machine does for the least a page can be.
+const floorDir = mkdtempSync(join(tmpdir(), "bench-floor-"));
+writeFileSync(
+  join(floorDir, "index.html"),
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>floor</title></head><body><p>GroupScope</p></body></html>\n',
+);
 const sites = [
   { name: "GroupScope", dir: gsDir, started: true, runs: [] },
   { name: "RaftScope", dir: rsDir, started: false, runs: [] },
+  { name: "one-line page", dir: floorDir, started: false, runs: [] },
 ];
 for (const s of sites) s.server = await serveDir(s.dir);
 const browser = await chromium.launch(CHROMIUM);
@@ -108,7 +120,7 @@ try {
 }
 
 // --- The table --------------------------------------------------------------
-const [gs, rs] = sites;
+const [gs, rs, floor] = sites;
 for (const s of sites) {
   s.files = s.runs[0].files;
   const drift = s.runs.find((r) => r.files.length !== s.files.length);
@@ -149,8 +161,12 @@ console.log(
 );
 console.log(line(["", "GroupScope", "RaftScope", "ratio"]));
 for (const r of rows) console.log(line(r));
+console.log(
+  `Floor: a one-line HTML page, loaded alternately with the two: first contentful paint ${ms(floor.fcp)} (${spread(floor.fcp)}); ` +
+    `GroupScope / floor ${ratio(gs.fcp?.median, floor.fcp?.median)}, RaftScope / floor ${ratio(rs.fcp?.median, floor.fcp?.median)}`,
+);
 console.log("");
-for (const s of sites) {
+for (const s of [gs, rs]) {
   console.log(`${s.name} files (raw / gzip -9):`);
   for (const f of s.files) {
     const z = sizes([f]);
@@ -160,3 +176,4 @@ for (const s of sites) {
 console.log("");
 console.log(`FCP per load (ms), GroupScope: ${gs.runs.map((r) => Math.round(r.fcp)).join(" ")}`);
 console.log(`FCP per load (ms), RaftScope:  ${rs.runs.map((r) => Math.round(r.fcp)).join(" ")}`);
+console.log(`FCP per load (ms), floor:      ${floor.runs.map((r) => Math.round(r.fcp)).join(" ")}`);
