@@ -1,7 +1,10 @@
 //! One topic's row of the grid; a component, so a step that changes no cell
-//! of the topic costs one comparison.
+//! of the topic costs one comparison. Its cells are drawn in chunks of whole
+//! rows ([`super::chunk`]), so a step that changes a few cells of a large
+//! topic rebuilds only their chunks.
 
 use super::cell::Cell;
+use super::chunk::{chunk_ranges, use_grid_columns, CellChunk};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -12,22 +15,18 @@ pub struct TopicRowProps {
     pub cells: Rc<Vec<Cell>>,
 }
 
-/// One topic: its name, then a cell per partition (`data-testid="partition"`
-/// with `data-topic`, `data-partition` and `data-owner`, empty if none). A
-/// cell is announced by what its colour shows ("t-0: assigned to A,
-/// consuming"), not only in `title`, which touch and screen readers miss.
+/// One topic: its name, then its cells, one chunk until the width is
+/// known (the first render), then chunks of whole rows if the topic is large.
 #[component]
 pub fn TopicRow(props: &TopicRowProps) -> Html {
     let topic = &props.topic;
-    let cells = props.cells.iter().map(|c| {
-        let said = AttrValue::from(c.title(topic));
+    let cells_ref = use_node_ref();
+    let columns = use_grid_columns(cells_ref.clone());
+    let ranges = chunk_ranges(props.cells.len(), columns);
+    let split = if ranges.len() > 1 { columns } else { 0 };
+    let chunks = ranges.into_iter().map(|range| {
         html! {
-            <div class={c.class()} data-testid="partition" data-topic={topic.clone()}
-                 data-partition={c.partition.to_string()}
-                 data-owner={c.owner.clone().unwrap_or_default()} title={said.clone()}
-                 role="img" aria-label={said}>
-                { c.partition }
-            </div>
+            <CellChunk topic={topic.clone()} cells={props.cells.clone()} {range} columns={split} />
         }
     });
     html! {
@@ -35,7 +34,7 @@ pub fn TopicRow(props: &TopicRowProps) -> Html {
             <div class="assign-topic-name" title={format!("topic {topic}: {} partitions", props.cells.len())}>
                 <code>{ topic.clone() }</code>
             </div>
-            <div class="assign-cells">{ for cells }</div>
+            <div class="assign-cells" ref={cells_ref}>{ for chunks }</div>
         </div>
     }
 }
