@@ -37,6 +37,20 @@ pub fn rows(cells: usize, columns: usize) -> usize {
     cells.div_ceil(columns.max(1))
 }
 
+/// Whether a chunk must be drawn over the next one: a moved cell's ring
+/// reaches over the cell below it, but each chunk is painted as a whole,
+/// the next one over the previous, so a ring of the chunk's last row would
+/// be hidden under a plain cell of the next chunk's first row. `last` and
+/// `next` tell whether the cells of those rows moved, column by column.
+pub fn ring_over_next(
+    last: impl IntoIterator<Item = bool>,
+    next: impl IntoIterator<Item = bool>,
+) -> bool {
+    last.into_iter()
+        .zip(next)
+        .any(|(above, below)| above && !below)
+}
+
 /// How many column tracks a computed `grid-template-columns` lists
 /// (`"30.5px 30.5px …"`); 0 for `none` (not a grid, or not rendered).
 pub fn track_count(computed: &str) -> usize {
@@ -108,6 +122,9 @@ pub struct CellChunkProps {
     pub range: Range<usize>,
     /// The topic's columns when it is split in chunks, 0 when it is one.
     pub columns: usize,
+    /// Drawn over the next chunk ([`ring_over_next`]).
+    #[prop_or_default]
+    pub over: bool,
 }
 
 impl PartialEq for CellChunkProps {
@@ -115,6 +132,7 @@ impl PartialEq for CellChunkProps {
         self.topic == other.topic
             && self.range == other.range
             && self.columns == other.columns
+            && self.over == other.over
             && (Rc::ptr_eq(&self.cells, &other.cells)
                 || self.cells[self.range.clone()] == other.cells[other.range.clone()])
     }
@@ -144,8 +162,13 @@ pub fn CellChunk(props: &CellChunkProps) -> Html {
         html! { <div class="assign-chunk">{ for cells }</div> }
     } else {
         let rows = rows(props.range.len(), props.columns);
+        let class = classes!(
+            "assign-chunk",
+            "assign-chunk-lazy",
+            props.over.then_some("assign-chunk-over")
+        );
         html! {
-            <div class="assign-chunk assign-chunk-lazy" style={format!("--rows: {rows}")}>
+            <div {class} style={format!("--rows: {rows}")}>
                 { for cells }
             </div>
         }
@@ -210,6 +233,17 @@ mod tests {
         assert_eq!(rows(10, 30), 1);
         assert_eq!(rows(0, 30), 0);
         assert_eq!(rows(5, 0), 5);
+    }
+
+    #[test]
+    fn a_chunk_is_drawn_over_the_next_where_a_ring_would_fall_on_a_plain_cell() {
+        assert!(ring_over_next([false, true, false], [false, false, false]));
+        // Under a moved cell, the next chunk's own ring is drawn on top.
+        assert!(!ring_over_next([false, true], [false, true]));
+        assert!(!ring_over_next([false, false], [true, true]));
+        // A short last row: nothing under the rest.
+        assert!(!ring_over_next([false, true], [false]));
+        assert!(!ring_over_next([true], []));
     }
 
     #[test]

@@ -30,7 +30,8 @@
 //!   reserved from its row count (`--rows`), so the browser skips laying out
 //!   and painting the chunks off screen. Its paint clip is widened
 //!   (`overflow-clip-margin`) so a moved cell's ring and flash on a chunk's
-//!   edge are not cut.
+//!   edge are not cut, and a chunk whose last row rings a cell above a
+//!   plain one of the next chunk is drawn over it, as one grid would.
 
 mod cell;
 mod chunk;

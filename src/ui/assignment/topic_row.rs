@@ -4,7 +4,7 @@
 //! topic rebuilds only their chunks.
 
 use super::cell::Cell;
-use super::chunk::{chunk_ranges, use_grid_columns, CellChunk};
+use super::chunk::{chunk_ranges, ring_over_next, use_grid_columns, CellChunk};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -24,9 +24,19 @@ pub fn TopicRow(props: &TopicRowProps) -> Html {
     let columns = use_grid_columns(cells_ref.clone());
     let ranges = chunk_ranges(props.cells.len(), columns);
     let split = if ranges.len() > 1 { columns } else { 0 };
-    let chunks = ranges.into_iter().map(|range| {
+    let cells = &props.cells;
+    let chunks = ranges.iter().enumerate().map(|(i, range)| {
+        let over = ranges.get(i + 1).is_some_and(|next| {
+            let last = &cells[range.end.saturating_sub(split).max(range.start)..range.end];
+            let first = &cells[next.start..(next.start + split).min(next.end)];
+            ring_over_next(
+                last.iter().map(|c| c.moved()),
+                first.iter().map(|c| c.moved()),
+            )
+        });
         html! {
-            <CellChunk topic={topic.clone()} cells={props.cells.clone()} {range} columns={split} />
+            <CellChunk topic={topic.clone()} cells={cells.clone()} range={range.clone()}
+                       columns={split} {over} />
         }
     });
     html! {
