@@ -8,6 +8,7 @@
 //! unoptimised as a smoke test, at the smallest sizes only.
 #![cfg(target_arch = "wasm32")]
 
+use groupscope::scenario::model::{ScenarioFile, TopicSpec};
 use groupscope::scenario::presets;
 use groupscope::scenario::summarize;
 use groupscope::scenario::sweep::{break_even, restart_points};
@@ -132,20 +133,31 @@ async fn growth_of_a_rolling_restart() {
     }
 }
 
-/// Mounts the app at the session a `#s=` fragment describes.
-async fn mount_app_at(fragment: &str) -> Element {
+/// Mounts the app, with the page's stylesheet, at the session a `#s=`
+/// fragment describes.
+async fn mount_app_at(fragment: &str) -> (Element, yew::AppHandle<groupscope::ui::App>) {
     let window = web_sys::window().expect("a browser window");
     window.location().set_hash(fragment).expect("set the hash");
     let document = window.document().expect("a document");
+    if document.get_element_by_id("bench-style").is_none() {
+        let style = document.create_element("style").expect("a style");
+        style.set_id("bench-style");
+        style.set_text_content(Some(include_str!("../static/style.css")));
+        document
+            .head()
+            .expect("a head")
+            .append_child(&style)
+            .expect("styled");
+    }
     let root = document.create_element("div").expect("a div");
     document
         .body()
         .expect("a body")
         .append_child(&root)
         .expect("mounted");
-    yew::Renderer::<groupscope::ui::App>::with_root(root.clone()).render();
+    let app = yew::Renderer::<groupscope::ui::App>::with_root(root.clone()).render();
     yew::scheduler::flush().await;
-    root
+    (root, app)
 }
 
 fn button(root: &Element, name: &str) -> HtmlElement {
@@ -156,19 +168,57 @@ fn button(root: &Element, name: &str) -> HtmlElement {
         .expect("a button")
 }
 
-/// Clicks `name` `times` times; the median ms from click to rendered page.
-async fn median_click_ms(root: &Element, name: &str, times: usize) -> f64 {
-    let mut ms = Vec::new();
+/// Clicks `name` `times` times; the median ms from click to rendered page,
+/// and from click to the page laid out (the browser's style and layout
+/// forced by reading a height).
+async fn median_click_ms(root: &Element, name: &str, times: usize) -> (f64, f64) {
+    let mut rendered = Vec::new();
+    let mut laid_out = Vec::new();
+    let page: &HtmlElement = root.dyn_ref().expect("an element");
     for _ in 0..times {
         let b = button(root, name);
         let start = now_ms();
         b.click();
         yew::scheduler::flush().await;
-        ms.push(now_ms() - start);
+        rendered.push(now_ms() - start);
+        let _ = page.offset_height();
+        laid_out.push(now_ms() - start);
         yield_to_browser().await;
     }
-    ms.sort_by(f64::total_cmp);
-    ms[ms.len() / 2]
+    let median = |mut ms: Vec<f64>| {
+        ms.sort_by(f64::total_cmp);
+        ms[ms.len() / 2]
+    };
+    (median(rendered), median(laid_out))
+}
+
+/// Opens the app at `at_step` of `file`, then times Step and Step back.
+/// Returns the ms to open, then Step and Step back as
+/// [`median_click_ms`] tells them (medians of 21).
+async fn open_step_and_back(file: ScenarioFile, at_step: usize) -> (f64, (f64, f64), (f64, f64)) {
+    let mut state = AppState::with_scenario(file, None);
+    for _ in 0..at_step {
+        state.world.step();
+    }
+    let fragment = share_fragment(&state).expect("a link");
+    let start = now_ms();
+    let (root, app) = mount_app_at(&fragment).await;
+    let open_ms = now_ms() - start;
+    // The grid measures its columns once the page is laid out.
+    for _ in 0..5 {
+        yield_to_browser().await;
+        yew::scheduler::flush().await;
+    }
+    let step_ms = median_click_ms(&root, "Step", 21).await;
+    let back_ms = median_click_ms(&root, "Step back", 21).await;
+    web_sys::window()
+        .expect("a window")
+        .location()
+        .set_hash("")
+        .expect("clear the hash");
+    app.destroy();
+    root.remove();
+    (open_ms, step_ms, back_ms)
 }
 
 /// The UI targets of BENCHMARKS.md: one Step of 100 consumers × 1,000
@@ -182,24 +232,107 @@ async fn a_step_and_a_step_back_of_a_large_group() {
         (10, 100, 400)
     };
     let file = rolling_restart(consumers, partitions, Rollout::Waves, true);
-    let mut state = AppState::with_scenario(file, None);
+    let (open_ms, (step_ms, _), (back_ms, _)) = open_step_and_back(file, at_step).await;
+    console_log!(
+        "bench wasm ui {consumers}x{partitions}: open at step {at_step} {open_ms:.1} ms; Step {step_ms:.1} ms; Step back {back_ms:.1} ms (medians of 21)"
+    );
+}
+
+/// Clicks Step then Step back, `times` times, each pair from the same
+/// step; the medians of each as [`median_click_ms`] tells them.
+async fn step_there_and_back_ms(root: &Element, times: usize) -> ((f64, f64), (f64, f64)) {
+    let mut there = (Vec::new(), Vec::new());
+    let mut back = (Vec::new(), Vec::new());
+    let page: &HtmlElement = root.dyn_ref().expect("an element");
+    for _ in 0..times {
+        for (name, into) in [("Step", &mut there), ("Step back", &mut back)] {
+            let b = button(root, name);
+            let start = now_ms();
+            b.click();
+            yew::scheduler::flush().await;
+            into.0.push(now_ms() - start);
+            let _ = page.offset_height();
+            into.1.push(now_ms() - start);
+            yield_to_browser().await;
+        }
+    }
+    let median = |mut ms: Vec<f64>| {
+        ms.sort_by(f64::total_cmp);
+        ms[ms.len() / 2]
+    };
+    (
+        (median(there.0), median(there.1)),
+        (median(back.0), median(back.1)),
+    )
+}
+
+/// The page's largest grid: 64 consumers over 10 topics of 1,000
+/// partitions each (the limits of src/scenario/limits.rs), a rolling
+/// restart in waves. From the first step after `at_step` that changes some
+/// cells (a static member going down leaves its partitions idle), Step
+/// and Step back, each changing those cells.
+#[wasm_bindgen_test]
+async fn a_step_and_a_step_back_of_the_largest_grid() {
+    let (consumers, topics, partitions, at_step) = if FULL {
+        (64, 10, 1_000, 5_000)
+    } else {
+        (10, 2, 100, 400)
+    };
+    let mut file = rolling_restart(consumers, partitions, Rollout::Waves, true);
+    file.topics = (0..topics)
+        .map(|i| TopicSpec {
+            name: format!("t{i}"),
+            partitions,
+        })
+        .collect();
+    let cells = |state: &AppState| {
+        let snap = state.world.snapshot();
+        snap.partitions
+            .into_iter()
+            .map(|p| (p.owner, p.consuming, p.moved))
+            .collect::<Vec<_>>()
+    };
+    let mut state = AppState::with_scenario(file.clone(), None);
     for _ in 0..at_step {
+        state.world.step();
+    }
+    let mut at = at_step;
+    let mut now = cells(&state);
+    let changed = loop {
+        state.world.step();
+        let next = cells(&state);
+        let changed = now.iter().zip(&next).filter(|(a, b)| a != b).count();
+        if changed > 0 {
+            break changed;
+        }
+        now = next;
+        at += 1;
+        assert!(at < at_step + 20_000, "no step changes the grid");
+    };
+    let mut state = AppState::with_scenario(file, None);
+    for _ in 0..at {
         state.world.step();
     }
     let fragment = share_fragment(&state).expect("a link");
     let start = now_ms();
-    let root = mount_app_at(&fragment).await;
+    let (root, app) = mount_app_at(&fragment).await;
     let open_ms = now_ms() - start;
-    let step_ms = median_click_ms(&root, "Step", 21).await;
-    let back_ms = median_click_ms(&root, "Step back", 21).await;
-    console_log!(
-        "bench wasm ui {consumers}x{partitions}: open at step {at_step} {open_ms:.1} ms; Step {step_ms:.1} ms; Step back {back_ms:.1} ms (medians of 21)"
-    );
+    for _ in 0..5 {
+        yield_to_browser().await;
+        yew::scheduler::flush().await;
+    }
+    let ((step_ms, step_laid_ms), (back_ms, back_laid_ms)) =
+        step_there_and_back_ms(&root, 21).await;
     web_sys::window()
         .expect("a window")
         .location()
         .set_hash("")
         .expect("clear the hash");
+    app.destroy();
+    root.remove();
+    console_log!(
+        "bench wasm ui grid {consumers}x{topics}x{partitions}: open at step {at} {open_ms:.1} ms; Step changing {changed} cells {step_ms:.1} ms ({step_laid_ms:.1} ms laid out); Step back {back_ms:.1} ms ({back_laid_ms:.1} ms laid out) (medians of 21)"
+    );
 }
 
 /// Waits for the end of the next frame: an animation frame, then a task

@@ -15,7 +15,7 @@ use groupscope::ui::{
 };
 use std::cell::RefCell;
 use std::rc::Rc;
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlElement, HtmlInputElement};
 use yew::prelude::*;
@@ -156,6 +156,203 @@ async fn five_hundred_added_partitions_render_one_cell_each_under_their_topic() 
 
     assert_eq!(all(&root, "[data-testid=partition]").len(), 509);
     assert_eq!(all(&root, "[data-topic=big]").len(), 500);
+}
+
+/// Lets the browser lay the page out and run its observers, then renders.
+async fn next_frames(times: usize) {
+    for _ in 0..times {
+        let promise = js_sys::Promise::new(&mut |resolve, _| {
+            web_sys::window()
+                .unwrap()
+                .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 20)
+                .unwrap();
+        });
+        wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+        yew::scheduler::flush().await;
+    }
+}
+
+fn js_get(target: &JsValue, key: &str) -> JsValue {
+    js_sys::Reflect::get(target, &JsValue::from_str(key)).unwrap()
+}
+
+/// Calls the method `name` of `target` with `args`.
+fn js_call(target: &JsValue, name: &str, args: &[JsValue]) -> JsValue {
+    let f: js_sys::Function = js_get(target, name).dyn_into().unwrap();
+    f.apply(target, &args.iter().collect()).unwrap()
+}
+
+/// Where `e` is drawn, as (left, top) in CSS pixels.
+fn position(e: &Element) -> (f64, f64) {
+    let rect = js_call(e, "getBoundingClientRect", &[]);
+    (
+        js_get(&rect, "left").as_f64().unwrap(),
+        js_get(&rect, "top").as_f64().unwrap(),
+    )
+}
+
+/// A snapshot of the stable group with one topic `big` of 1,000 partitions
+/// dealt round-robin to A, B and C.
+fn thousand_partitions(snap: &Snapshot) -> Snapshot {
+    let template = snap.partitions[0].clone();
+    let mut snap = snap.clone();
+    snap.partitions = (0..1_000)
+        .map(|i| {
+            let mut p = template.clone();
+            p.partition = groupscope::coordinator::TopicPartition::new("big", i);
+            p.owner = Some(["A", "B", "C"][i as usize % 3].to_string());
+            p.consuming = true;
+            p.moved = false;
+            p
+        })
+        .collect();
+    snap
+}
+
+#[wasm_bindgen_test]
+async fn a_thousand_partitions_are_drawn_in_chunks_of_whole_rows_and_a_change_touches_one() {
+    let (_, stable) = stable_group();
+    let snap = thousand_partitions(&stable);
+    let document = web_sys::window().unwrap().document().unwrap();
+    // The grid's columns are the stylesheet's.
+    let style = document.create_element("style").unwrap();
+    style.set_text_content(Some(include_str!("../static/style.css")));
+    document.head().unwrap().append_child(&style).unwrap();
+    let root = document.create_element("div").unwrap();
+    root.set_attribute("style", "width: 640px").unwrap();
+    document.body().unwrap().append_child(&root).unwrap();
+    let mut app = yew::Renderer::<AssignmentGrid>::with_root_and_props(
+        root.clone(),
+        groupscope::ui::AssignmentGridProps {
+            snap: Rc::new(snap.clone()),
+        },
+    )
+    .render();
+    yew::scheduler::flush().await;
+    // The first render, before the width is known: one chunk.
+    assert_eq!(all(&root, ".assign-chunk").len(), 1);
+    for _ in 0..100 {
+        next_frames(1).await;
+        if all(&root, ".assign-chunk").len() > 1 {
+            break;
+        }
+    }
+
+    let chunks = all(&root, ".assign-chunk");
+    assert!(chunks.len() > 1, "split once the width is known");
+    let cells = all(&root, "[data-testid=partition]");
+    assert_eq!(cells.len(), 1_000);
+    for (i, cell) in cells.iter().enumerate() {
+        assert_eq!(attr(cell, "data-topic"), "big");
+        assert_eq!(attr(cell, "data-partition"), i.to_string());
+        assert_eq!(attr(cell, "data-owner"), ["A", "B", "C"][i % 3]);
+        assert_eq!(attr(cell, "role"), "img");
+        assert_eq!(
+            attr(cell, "aria-label"),
+            format!("big-{i}: assigned to {}, consuming", ["A", "B", "C"][i % 3])
+        );
+        assert_eq!(text(cell), i.to_string());
+    }
+    // The columns as drawn: the cells on the first cell's line. With the
+    // grid's CSS (30px cells at least, 3px gaps) that is what the width of
+    // the cells' box holds.
+    let top = position(&cells[0]).1;
+    let columns = cells.iter().take_while(|c| position(c).1 == top).count();
+    let width = f64::from(one(&root, ".assign-cells").client_width());
+    assert!(
+        ((width + 3.0) / 33.0).floor() as usize == columns
+            || ((width + 3.0) / 33.0 - columns as f64).abs() < 0.05,
+        "{columns} columns in {width}px"
+    );
+    // Whole rows in every chunk but the last, so the chunks look like one
+    // grid: cell i sits in column i % columns, in row i / columns.
+    let sizes: Vec<usize> = chunks
+        .iter()
+        .map(|c| all(c, "[data-testid=partition]").len())
+        .collect();
+    assert_eq!(sizes.iter().sum::<usize>(), 1_000);
+    for size in &sizes[..sizes.len() - 1] {
+        assert_eq!(size % columns, 0, "chunks {sizes:?} of {columns} columns");
+    }
+    let (left0, top0) = position(&cells[0]);
+    let (left1, _) = position(&cells[1]);
+    let (_, top_row1) = position(&cells[columns]);
+    for (i, cell) in cells.iter().enumerate() {
+        let (left, top) = position(cell);
+        let column = (i % columns) as f64;
+        let row = (i / columns) as f64;
+        assert!(
+            (left - (left0 + column * (left1 - left0))).abs() < 0.5,
+            "big-{i} at x {left}"
+        );
+        assert!(
+            (top - (top0 + row * (top_row1 - top0))).abs() < 0.5,
+            "big-{i} at y {top}"
+        );
+    }
+
+    // One partition changes owner: only the cells of its chunk change.
+    let seen = js_sys::Array::new();
+    let collect = {
+        let seen = seen.clone();
+        wasm_bindgen::closure::Closure::<dyn Fn(js_sys::Array)>::new(
+            move |records: js_sys::Array| {
+                for r in records.iter() {
+                    seen.push(&r);
+                }
+            },
+        )
+    };
+    let observer = js_sys::Reflect::construct(
+        &js_get(&web_sys::window().unwrap(), "MutationObserver")
+            .dyn_into::<js_sys::Function>()
+            .unwrap(),
+        &js_sys::Array::of1(collect.as_ref()),
+    )
+    .unwrap();
+    let options = js_sys::Object::new();
+    for key in ["attributes", "childList", "subtree", "characterData"] {
+        js_sys::Reflect::set(&options, &key.into(), &true.into()).unwrap();
+    }
+    js_call(&observer, "observe", &[root.clone().into(), options.into()]);
+    let changed = sizes[0] + sizes[1] + 5;
+    let mut next = snap.clone();
+    next.partitions[changed].owner = Some("A".into());
+    next.partitions[changed].moved = true;
+    assert_ne!(
+        snap.partitions[changed].owner,
+        next.partitions[changed].owner
+    );
+    app.update(groupscope::ui::AssignmentGridProps {
+        snap: Rc::new(next),
+    });
+    yew::scheduler::flush().await;
+    let pending: js_sys::Array = js_call(&observer, "takeRecords", &[]).dyn_into().unwrap();
+    js_call(&observer, "disconnect", &[]);
+    let records = seen.concat(&pending);
+    let chunk = &all(&root, ".assign-chunk")[2];
+    let grid = one(&root, "[data-testid=assignment]");
+    let mut touched = 0;
+    for record in records.iter() {
+        let target: web_sys::Node = js_get(&record, "target").dyn_into().unwrap();
+        // The tally and the legend under the grid tell the move too.
+        if !grid.contains(Some(&target)) {
+            continue;
+        }
+        assert!(
+            chunk.contains(Some(&target)),
+            "a change outside the changed chunk"
+        );
+        touched += 1;
+    }
+    assert!(touched > 0, "the changed cell is redrawn");
+    let cell = one(&root, &format!("[data-partition=\"{changed}\"]"));
+    assert_eq!(attr(&cell, "data-owner"), "A");
+    assert!(has_class(&cell, "moved"));
+    assert_eq!(all(&root, "[data-testid=partition]").len(), 1_000);
+    app.destroy();
+    root.remove();
+    style.remove();
 }
 
 // ---- State diagram --------------------------------------------------------

@@ -32,6 +32,11 @@ impl Cell {
         }
     }
 
+    /// True if the partition changed owner in the last rebalance.
+    pub fn moved(&self) -> bool {
+        self.moved
+    }
+
     /// The cell's classes: its owner's colour, idle / unowned, moved.
     pub fn class(&self) -> Classes {
         let mut class = classes!("pcell");

@@ -7,14 +7,34 @@
 //! the teaching notes (M1) ask to make visible. A partition that changed
 //! owner in the last generation flashes once, then keeps a ring.
 //!
-//! It must draw 500 partitions without lag. Every cell is a plain `<div>`
-//! placed by CSS grid, with no event handler of its own; the explanation of
-//! a cell is its `title`. The grid first boils the snapshot down to a small
-//! comparable [`Cell`] per partition; each topic row and the legend are
-//! components of their own, so a step that changes no cell of a topic costs
-//! one comparison, not 500 cells rebuilt and diffed.
+//! It must draw 10 topics of 1,000 partitions without lag. Every cell is a
+//! plain `<div>` placed by CSS grid, with no event handler of its own; the
+//! explanation of a cell is its `title`. The grid first boils the snapshot
+//! down to a small comparable [`Cell`] per partition; each topic row and the
+//! legend are components of their own, so a step that changes no cell of a
+//! topic costs one comparison.
+//!
+//! Within a topic the cells are drawn in chunks ([`chunk`]), each a
+//! component and a CSS grid of its own. Every cell stays in the page (the UI
+//! contract counts and reads them all); the chunks only bound the work:
+//!
+//! - A chunk holds whole visual rows (about 100 cells), so the chunks stack
+//!   into what looks like one grid. The column count is the one the browser
+//!   lays the first chunk out in (its computed `grid-template-columns`,
+//!   measured again when the row resizes). Until it is known (the first
+//!   render, and so the prerendered page) and for a topic of at most 200
+//!   partitions, the topic is one chunk.
+//! - A chunk compares only the cells of its range, so a step that changes a
+//!   few cells of 1,000 rebuilds and diffs only the chunks holding them.
+//! - A chunk of a split topic has `content-visibility: auto` with its height
+//!   reserved from its row count (`--rows`), so the browser skips laying out
+//!   and painting the chunks off screen. Its paint clip is widened
+//!   (`overflow-clip-margin`) so a moved cell's ring and flash on a chunk's
+//!   edge are not cut, and a chunk whose last row rings a cell above a
+//!   plain one of the next chunk is drawn over it, as one grid would.
 
 mod cell;
+mod chunk;
 mod legend;
 mod topic_row;
 

@@ -1,7 +1,10 @@
 //! One topic's row of the grid; a component, so a step that changes no cell
-//! of the topic costs one comparison.
+//! of the topic costs one comparison. Its cells are drawn in chunks of whole
+//! rows ([`super::chunk`]), so a step that changes a few cells of a large
+//! topic rebuilds only their chunks.
 
 use super::cell::Cell;
+use super::chunk::{chunk_ranges, ring_over_next, use_grid_columns, CellChunk};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -12,22 +15,28 @@ pub struct TopicRowProps {
     pub cells: Rc<Vec<Cell>>,
 }
 
-/// One topic: its name, then a cell per partition (`data-testid="partition"`
-/// with `data-topic`, `data-partition` and `data-owner`, empty if none). A
-/// cell is announced by what its colour shows ("t-0: assigned to A,
-/// consuming"), not only in `title`, which touch and screen readers miss.
+/// One topic: its name, then its cells, one chunk until the width is
+/// known (the first render), then chunks of whole rows if the topic is large.
 #[component]
 pub fn TopicRow(props: &TopicRowProps) -> Html {
     let topic = &props.topic;
-    let cells = props.cells.iter().map(|c| {
-        let said = AttrValue::from(c.title(topic));
+    let cells_ref = use_node_ref();
+    let columns = use_grid_columns(cells_ref.clone());
+    let ranges = chunk_ranges(props.cells.len(), columns);
+    let split = if ranges.len() > 1 { columns } else { 0 };
+    let cells = &props.cells;
+    let chunks = ranges.iter().enumerate().map(|(i, range)| {
+        let over = ranges.get(i + 1).is_some_and(|next| {
+            let last = &cells[range.end.saturating_sub(split).max(range.start)..range.end];
+            let first = &cells[next.start..(next.start + split).min(next.end)];
+            ring_over_next(
+                last.iter().map(|c| c.moved()),
+                first.iter().map(|c| c.moved()),
+            )
+        });
         html! {
-            <div class={c.class()} data-testid="partition" data-topic={topic.clone()}
-                 data-partition={c.partition.to_string()}
-                 data-owner={c.owner.clone().unwrap_or_default()} title={said.clone()}
-                 role="img" aria-label={said}>
-                { c.partition }
-            </div>
+            <CellChunk topic={topic.clone()} cells={cells.clone()} range={range.clone()}
+                       columns={split} {over} />
         }
     });
     html! {
@@ -35,7 +44,7 @@ pub fn TopicRow(props: &TopicRowProps) -> Html {
             <div class="assign-topic-name" title={format!("topic {topic}: {} partitions", props.cells.len())}>
                 <code>{ topic.clone() }</code>
             </div>
-            <div class="assign-cells">{ for cells }</div>
+            <div class="assign-cells" ref={cells_ref}>{ for chunks }</div>
         </div>
     }
 }
