@@ -232,9 +232,10 @@ async fn a_step_and_a_step_back_of_a_large_group() {
         (10, 100, 400)
     };
     let file = rolling_restart(consumers, partitions, Rollout::Waves, true);
-    let (open_ms, (step_ms, _), (back_ms, _)) = open_step_and_back(file, at_step).await;
+    let (open_ms, (step_ms, step_laid_ms), (back_ms, back_laid_ms)) =
+        open_step_and_back(file, at_step).await;
     console_log!(
-        "bench wasm ui {consumers}x{partitions}: open at step {at_step} {open_ms:.1} ms; Step {step_ms:.1} ms; Step back {back_ms:.1} ms (medians of 21)"
+        "bench wasm ui {consumers}x{partitions}: open at step {at_step} {open_ms:.1} ms; Step {step_ms:.1} ms ({step_laid_ms:.1} ms laid out); Step back {back_ms:.1} ms ({back_laid_ms:.1} ms laid out) (medians of 21)"
     );
 }
 
@@ -331,7 +332,7 @@ async fn a_step_and_a_step_back_of_the_largest_grid() {
     app.destroy();
     root.remove();
     console_log!(
-        "bench wasm ui grid {consumers}x{topics}x{partitions}: open at step {at} {open_ms:.1} ms; Step changing {changed} cells {step_ms:.1} ms ({step_laid_ms:.1} ms laid out); Step back {back_ms:.1} ms ({back_laid_ms:.1} ms laid out) (medians of 21)"
+        "bench wasm ui grid {consumers}x{topics}x{partitions}: open at step {at} {open_ms:.1} ms; {changed} cells changing; Step {step_ms:.1} ms ({step_laid_ms:.1} ms laid out); Step back {back_ms:.1} ms ({back_laid_ms:.1} ms laid out) (medians of 21)"
     );
 }
 
@@ -367,13 +368,14 @@ async fn the_first_view() {
         let state_ms = now_ms() - start;
         drop(state);
         let start = now_ms();
-        let root = mount_app_at("").await;
+        let (root, app) = mount_app_at("").await;
         let mount_ms = now_ms() - start;
         next_frame_end().await;
         let frame_ms = now_ms() - start;
         console_log!(
             "bench wasm first view (pass {pass}): state {state_ms:.1} ms; app mounted {mount_ms:.1} ms; frame drawn {frame_ms:.1} ms"
         );
+        app.destroy();
         root.remove();
     }
 }
