@@ -255,10 +255,12 @@ impl World {
             .filter(|_| self.clients.iter().any(|c| c.scripted));
         let mut out = Vec::new();
         for (topic, &n) in &self.topics {
+            let name = crate::ids::Topic::from(topic);
             for partition in 0..n {
-                let tp = TopicPartition::new(topic.clone(), partition);
+                let tp = TopicPartition::new(&name, partition);
                 out.push(PartitionView {
-                    owner: owners.get(&tp).cloned(),
+                    // Each partition is read once: its owner's name moves out.
+                    owner: owners.remove(&tp),
                     consuming: held.contains(&tp),
                     moved: moved.contains(&tp),
                     unavailable_ms: metrics.unavailable_ms(&tp),

@@ -20,13 +20,22 @@ pub struct Cell {
     committed: Option<i64>,
 }
 
+/// The consumers by name: each one's index (which fixes its colour) and
+/// its name as an attribute value, shared by all its cells (a reference
+/// count per cell instead of a copy of the name).
+pub type Owners<'a> = BTreeMap<&'a str, (usize, AttrValue)>;
+
 impl Cell {
-    pub fn of(p: &PartitionView, index_of: &BTreeMap<&str, usize>) -> Self {
+    pub fn of(p: &PartitionView, owners: &Owners) -> Self {
+        let known = p.owner.as_deref().and_then(|o| owners.get(o));
         Cell {
             committed: p.committed,
             partition: p.partition.partition,
-            colour: p.owner.as_deref().and_then(|o| index_of.get(o).copied()),
-            owner: p.owner.as_deref().map(AttrValue::from),
+            colour: known.map(|(i, _)| *i),
+            owner: p.owner.as_deref().map(|o| match known {
+                Some((_, name)) => name.clone(),
+                None => AttrValue::from(o.to_string()),
+            }),
             consuming: p.consuming,
             moved: p.moved,
         }
@@ -99,7 +108,10 @@ mod tests {
 
     #[test]
     fn a_cell_says_in_classes_and_words_who_owns_it_and_whether_it_is_read() {
-        let index_of = BTreeMap::from([("A", 0), ("I", 8)]);
+        let index_of = BTreeMap::from([
+            ("A", (0, AttrValue::from("A"))),
+            ("I", (8, AttrValue::from("I"))),
+        ]);
         let idle = Cell::of(&part("t", 1, Some("A"), false), &index_of);
         assert_eq!(idle.class(), classes!("pcell", "consumer-c0", "idle"));
         assert_eq!(idle.title("t"), "t-1: assigned to A, nobody consuming");

@@ -39,9 +39,8 @@ mod legend;
 mod topic_row;
 
 use crate::sim::snapshot::{PartitionView, Snapshot};
-use cell::Cell;
+use cell::{Cell, Owners};
 use legend::{keys, Legend};
-use std::collections::BTreeMap;
 use std::rc::Rc;
 use topic_row::TopicRow;
 use yew::prelude::*;
@@ -95,15 +94,15 @@ fn tally(partitions: &[PartitionView]) -> Tally {
 #[component]
 pub fn AssignmentGrid(props: &AssignmentGridProps) -> Html {
     let snap = &*props.snap;
-    let index_of: BTreeMap<&str, usize> = snap
+    let owners: Owners = snap
         .consumers
         .iter()
-        .map(|c| (c.name.as_str(), c.index))
+        .map(|c| (c.name.as_str(), (c.index, AttrValue::from(c.name.clone()))))
         .collect();
     let rows = by_topic(&snap.partitions)
         .into_iter()
         .map(|(topic, parts)| {
-            let cells: Vec<Cell> = parts.iter().map(|p| Cell::of(p, &index_of)).collect();
+            let cells: Vec<Cell> = parts.iter().map(|p| Cell::of(p, &owners)).collect();
             html! {
                 <TopicRow key={topic.to_string()} topic={AttrValue::from(topic.to_string())}
                           cells={Rc::new(cells)} />
