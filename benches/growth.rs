@@ -7,7 +7,9 @@
 //!
 //! `cargo bench --bench growth` runs everything (minutes);
 //! `cargo bench --bench growth -- 10x100` only the smallest size;
-//! `GROWTH_TABLE_ONLY=1 cargo bench --bench growth` the table alone.
+//! `GROWTH_TABLE_ONLY=1 cargo bench --bench growth` the table alone;
+//! `GROWTH_SIZES=300x3000,1000x10000` sets the table's sizes, and then runs
+//! every workload at them, the dynamic one-by-one restart of 1,000 included.
 
 // criterion is a native dev-dependency: the wasm build of the benches (the
 // wasm clippy stage) gets an empty main.
@@ -61,14 +63,29 @@ mod native {
                 .any(|a| id.contains(a.as_str()) || a.contains(id))
     }
 
+    /// `GROWTH_SIZES`, when set: `CONSUMERSxPARTITIONS`, comma-separated.
+    fn sizes_asked() -> Option<Vec<(usize, u32)>> {
+        let asked = std::env::var("GROWTH_SIZES").ok()?;
+        let size = |s: &str| {
+            let (n, p) = s.trim().split_once('x')?;
+            Some((n.parse().ok()?, p.parse().ok()?))
+        };
+        let sizes = asked.split(',').map(|s| {
+            size(s).unwrap_or_else(|| panic!("GROWTH_SIZES: {s:?} is not CONSUMERSxPARTITIONS"))
+        });
+        Some(sizes.collect())
+    }
+
     fn table() {
         println!("| workload | consumers × partitions | events | ms | µs per event |");
         println!("|---|---|---:|---:|---:|");
-        for (consumers, partitions) in SIZES {
+        let asked = sizes_asked();
+        for (consumers, partitions) in asked.clone().unwrap_or(SIZES.to_vec()) {
             for rollout in [Rollout::Waves, Rollout::OneByOne] {
                 for is_static in [true, false] {
                     let id = format!("{}/{consumers}x{partitions}", label(rollout, is_static));
-                    if !measured(consumers, rollout, is_static) || !wanted(&id) {
+                    let skipped = asked.is_none() && !measured(consumers, rollout, is_static);
+                    if skipped || !wanted(&id) {
                         continue;
                     }
                     let start = Instant::now();

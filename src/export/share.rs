@@ -208,13 +208,9 @@ pub fn decode(link: &str) -> Result<ShareState, ShareError> {
         .decode(payload)
         .map_err(|e| ShareError::BadBase64(e.to_string()))?;
     let json = inflate(&packed)?;
-    let de = &mut serde_json::Deserializer::from_slice(&json);
-    let state: ShareState = serde_path_to_error::deserialize(de).map_err(|e| {
-        let path = e.path().to_string();
-        ShareError::BadJson {
-            path: if path == "." { String::new() } else { path },
-            message: e.into_inner().to_string(),
-        }
+    let state: ShareState = serde_json::from_slice(&json).map_err(|e| ShareError::BadJson {
+        path: crate::scenario::json_path::path_of(&json, &e),
+        message: e.to_string(),
     })?;
     check(&state)?;
     Ok(state)

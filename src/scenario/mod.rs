@@ -4,6 +4,7 @@
 
 pub mod check;
 pub mod digest;
+pub mod json_path;
 pub mod limits;
 pub mod model;
 pub mod presets;
@@ -61,24 +62,22 @@ pub fn parse(text: &str) -> Result<ScenarioFile, ScenarioError> {
 /// Reads a scenario file's JSON, as [`parse`] does, without the checks
 /// beyond serde's (for a part of a file, like one live step).
 pub fn parse_unchecked(text: &str) -> Result<ScenarioFile, ScenarioError> {
-    // From bytes, as the share-link decoder reads its JSON: one reader type,
-    // so the wasm carries one copy of the path-tracking deserializer, not two
-    // (a `&str` is valid UTF-8, so the errors are the same).
-    let de = &mut serde_json::Deserializer::from_slice(text.as_bytes());
-    let file: ScenarioFile = serde_path_to_error::deserialize(de).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = e.into_inner();
-        let message = if inner.is_syntax() || inner.is_eof() {
-            format!("malformed JSON: {inner}")
-        } else if path == "." {
+    // Straight from serde_json, the path found afterwards from the error's
+    // position (json_path): a path-tracking deserializer would wrap every
+    // visitor of every type in the file.
+    let file: ScenarioFile = serde_json::from_slice(text.as_bytes()).map_err(|e| {
+        let path = json_path::path_of(text.as_bytes(), &e);
+        let message = if e.is_syntax() || e.is_eof() {
+            format!("malformed JSON: {e}")
+        } else if path.is_empty() {
             format!(
                 "the top level must be a scenario object: {}",
-                strip_position(&inner.to_string())
+                strip_position(&e.to_string())
             )
         } else {
-            strip_position(&inner.to_string())
+            strip_position(&e.to_string())
         };
-        ScenarioError::new(if path == "." { String::new() } else { path }, message)
+        ScenarioError::new(path, message)
     })?;
     Ok(file)
 }

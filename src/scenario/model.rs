@@ -121,11 +121,39 @@ pub struct RequestStep {
 pub struct Empty {}
 
 /// A JoinGroup protocol entry: a name, or `{ "name", "metadata" }`.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, PartialEq)]
 #[serde(untagged)]
 pub enum ProtocolSpec {
     Name(String),
     Full(ProtocolFull),
+}
+
+// Read by hand rather than `untagged`: the value is told apart by its JSON
+// type as it is read, so an error inside it keeps its position and path
+// (scenario::json_path), and serde's buffering of untagged values is not
+// carried.
+impl<'de> Deserialize<'de> for ProtocolSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ProtocolSpec;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a protocol name or {\"name\", \"metadata\"}")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(ProtocolSpec::Name(v.to_string()))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<Self::Value, A::Error> {
+                let full =
+                    Deserialize::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+                Ok(ProtocolSpec::Full(full))
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
@@ -271,11 +299,36 @@ pub struct ConsumerSpec {
 
 /// A batch's processing time: a number of ms, or a range drawn per poll
 /// from the seeded RNG, uniformly.
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
 #[serde(untagged)]
 pub enum ProcessingSpec {
     Fixed(u64),
     Range(ProcessingRange),
+}
+
+// By hand, as ProtocolSpec is.
+impl<'de> Deserialize<'de> for ProcessingSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ProcessingSpec;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a number of ms or {\"min\", \"max\"}")
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Self::Value, E> {
+                Ok(ProcessingSpec::Fixed(v))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<Self::Value, A::Error> {
+                let range =
+                    Deserialize::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+                Ok(ProcessingSpec::Range(range))
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
