@@ -33,6 +33,7 @@
 pub mod assignor;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod broker;
+pub mod btree;
 pub mod coordinator;
 pub mod defaults;
 pub mod export;

@@ -10,15 +10,24 @@ use std::path::Path;
 fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
     BTreeMap::from([
         ("ids", &[][..]),
+        // Collections built without a sort per item type (src/btree.rs).
+        ("btree", &[][..]),
         ("defaults", &[][..]),
-        ("coordinator", &["ids", "defaults"][..]),
-        ("assignor", &["ids"][..]),
-        ("sim", &["ids", "defaults", "coordinator", "assignor"][..]),
-        ("narrate", &["ids", "defaults", "coordinator", "sim"][..]),
+        ("coordinator", &["ids", "btree", "defaults"][..]),
+        ("assignor", &["ids", "btree"][..]),
+        (
+            "sim",
+            &["ids", "btree", "defaults", "coordinator", "assignor"][..],
+        ),
+        (
+            "narrate",
+            &["ids", "btree", "defaults", "coordinator", "sim"][..],
+        ),
         (
             "scenario",
             &[
                 "ids",
+                "btree",
                 "defaults",
                 "coordinator",
                 "assignor",
@@ -30,6 +39,7 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
             "export",
             &[
                 "ids",
+                "btree",
                 "defaults",
                 "coordinator",
                 "assignor",
@@ -39,17 +49,18 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
             ][..],
         ),
         // Native only: replays scenarios against a real Kafka broker.
-        ("oracle", &["ids", "scenario"][..]),
+        ("oracle", &["ids", "btree", "scenario"][..]),
         // Native only: `groupscope broker`, a local endpoint for real clients.
         // It shares the oracle's encoders of Kafka's consumer protocol.
         (
             "broker",
-            &["ids", "coordinator", "sim", "scenario", "oracle"][..],
+            &["ids", "btree", "coordinator", "sim", "scenario", "oracle"][..],
         ),
         (
             "ui",
             &[
                 "ids",
+                "btree",
                 "defaults",
                 "coordinator",
                 "assignor",

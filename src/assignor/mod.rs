@@ -159,15 +159,16 @@ pub(crate) fn subscribed_partitions(
     members: &[Subscription],
     partitions_per_topic: &BTreeMap<String, u32>,
 ) -> BTreeMap<String, u32> {
-    let subscribed: BTreeSet<&str> = members
-        .iter()
-        .flat_map(|m| m.topics.iter().map(String::as_str))
-        .collect();
-    partitions_per_topic
+    let subscribed: BTreeSet<&str> = crate::btree::set_of(
+        members
+            .iter()
+            .flat_map(|m| m.topics.iter().map(String::as_str)),
+    );
+    let counts = partitions_per_topic
         .iter()
         .filter(|(topic, _)| subscribed.contains(topic.as_str()))
-        .map(|(topic, count)| (topic.clone(), *count))
-        .collect()
+        .map(|(topic, count)| (topic.clone(), *count));
+    crate::btree::map_of(counts)
 }
 
 /// An empty assignment with one entry per member, so members that get
@@ -175,10 +176,7 @@ pub(crate) fn subscribed_partitions(
 pub(crate) fn empty_assignment(
     members: &[Subscription],
 ) -> BTreeMap<MemberId, Vec<TopicPartition>> {
-    members
-        .iter()
-        .map(|m| (m.member_id.clone(), Vec::new()))
-        .collect()
+    crate::btree::map_of(members.iter().map(|m| (m.member_id.clone(), Vec::new())))
 }
 
 /// Sorts every member's list by topic, then partition number.

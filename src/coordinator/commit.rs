@@ -81,11 +81,8 @@ impl Coordinator {
         error: ErrorCode,
         rule: Rule,
     ) {
-        let partitions = req
-            .offsets
-            .iter()
-            .map(|(tp, _)| (tp.clone(), error))
-            .collect();
+        let partitions =
+            crate::btree::map_of(req.offsets.iter().map(|(tp, _)| (tp.clone(), error)));
         self.respond(rid, Response::OffsetCommit { error, partitions }, rule);
     }
 

@@ -45,10 +45,11 @@ pub fn validate(file: &ScenarioFile, steps: &[RequestStep]) -> Result<(), Scenar
             "\"consumers\", \"network\" and \"expect_summary\" belong to simulation scenarios (with \"actions\"), not to protocol scenarios",
         ));
     }
-    let binds: BTreeSet<&str> = steps
-        .iter()
-        .filter_map(|s| s.join.as_ref()?.bind.as_deref())
-        .collect();
+    let binds: BTreeSet<&str> = crate::btree::set_of(
+        steps
+            .iter()
+            .filter_map(|s| s.join.as_ref()?.bind.as_deref()),
+    );
     let mut ids = BTreeSet::new();
     let mut last_at = 0;
     for (i, s) in steps.iter().enumerate() {

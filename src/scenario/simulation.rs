@@ -362,10 +362,7 @@ fn spikes_of(file: &ScenarioFile) -> Result<Option<Spikes>, ScenarioError> {
 
 /// Partitions per topic, as the file declares them.
 pub fn topics_of(file: &ScenarioFile) -> BTreeMap<String, u32> {
-    file.topics
-        .iter()
-        .map(|t| (t.name.clone(), t.partitions))
-        .collect()
+    crate::btree::map_of(file.topics.iter().map(|t| (t.name.clone(), t.partitions)))
 }
 
 pub fn world_of(file: &ScenarioFile, seed: u64) -> Result<World, ScenarioError> {
@@ -373,13 +370,13 @@ pub fn world_of(file: &ScenarioFile, seed: u64) -> Result<World, ScenarioError> 
         // A protocol scenario: its requests, sent as written (sim::script).
         return super::scripted::world_of(file, seed).map(|(world, _)| world);
     }
-    let names: BTreeSet<String> = file
-        .consumers
-        .as_deref()
-        .unwrap_or(&[])
-        .iter()
-        .map(|c| c.name.clone())
-        .collect();
+    let names: BTreeSet<String> = crate::btree::set_of(
+        file.consumers
+            .as_deref()
+            .unwrap_or(&[])
+            .iter()
+            .map(|c| c.name.clone()),
+    );
     let steps = file.actions.as_deref().unwrap_or(&[]);
     let mut actions = Vec::new();
     for (i, a) in steps.iter().enumerate() {

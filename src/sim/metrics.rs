@@ -78,10 +78,11 @@ struct Slot {
 impl Metrics {
     /// Metrics at t=0 for these consumers and topics (every partition unheld).
     pub fn new(clients: &[Client], topics: &BTreeMap<String, u32>) -> Self {
-        let per_consumer = clients
-            .iter()
-            .map(|c| (c.config.name.clone(), ConsumerMetrics::default()))
-            .collect();
+        let per_consumer = crate::btree::map_of(
+            clients
+                .iter()
+                .map(|c| (c.config.name.clone(), ConsumerMetrics::default())),
+        );
         let mut m = Metrics {
             per_consumer,
             last_assignment_generation: -1,

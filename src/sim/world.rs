@@ -793,8 +793,8 @@ impl World {
         if told.as_slice() == now {
             return;
         }
-        let before: BTreeSet<&TopicPartition> = told.iter().collect();
-        let after: BTreeSet<&TopicPartition> = now.iter().collect();
+        let before: BTreeSet<&TopicPartition> = crate::btree::set_of(told.iter());
+        let after: BTreeSet<&TopicPartition> = crate::btree::set_of(now.iter());
         for p in before.difference(&after) {
             self.metrics.release(self.now_ms, p);
         }

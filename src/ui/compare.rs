@@ -114,12 +114,13 @@ fn thin(samples: &mut Vec<(u64, u32)>) {
 
 /// Partitions some running consumer holds now.
 pub fn consumed(world: &World) -> u32 {
-    let held: BTreeSet<_> = world
-        .clients()
-        .iter()
-        .filter(|c| c.state.is_running())
-        .flat_map(|c| c.owned.iter())
-        .collect();
+    let held: BTreeSet<_> = crate::btree::set_of(
+        world
+            .clients()
+            .iter()
+            .filter(|c| c.state.is_running())
+            .flat_map(|c| c.owned.iter()),
+    );
     held.len() as u32
 }
 

@@ -62,11 +62,8 @@ struct Builder<'a> {
 impl<'a> Builder<'a> {
     fn new(input: &'a Prepared) -> Self {
         let n = input.ids.len();
-        let mut consumers_of: BTreeMap<String, Vec<usize>> = input
-            .partitions
-            .keys()
-            .map(|t| (t.clone(), Vec::new()))
-            .collect();
+        let mut consumers_of: BTreeMap<String, Vec<usize>> =
+            crate::btree::map_of(input.partitions.keys().map(|t| (t.clone(), Vec::new())));
         for (c, topics) in input.topics.iter().enumerate() {
             for topic in topics {
                 consumers_of.entry(topic.clone()).or_default().push(c);

@@ -202,11 +202,12 @@ fn valid_claims(
         }
         per_member.push(list);
     }
-    let multiply_claimed: BTreeSet<TopicPartition> = claimers
-        .into_iter()
-        .filter(|(_, n)| *n > 1)
-        .map(|(tp, _)| tp.clone())
-        .collect();
+    let multiply_claimed: BTreeSet<TopicPartition> = crate::btree::set_of(
+        claimers
+            .into_iter()
+            .filter(|(_, n)| *n > 1)
+            .map(|(tp, _)| tp.clone()),
+    );
     for list in &mut per_member {
         list.retain(|tp| !multiply_claimed.contains(tp));
     }
@@ -223,8 +224,8 @@ fn compute_transferring(
     let mut added = BTreeMap::new();
     let mut revoked = BTreeSet::new();
     for (c, assigned) in lists.iter().enumerate() {
-        let owned: BTreeSet<&TopicPartition> = input.raw_owned[c].iter().collect();
-        let assigned_set: BTreeSet<&TopicPartition> = assigned.iter().collect();
+        let owned: BTreeSet<&TopicPartition> = crate::btree::set_of(input.raw_owned[c].iter());
+        let assigned_set: BTreeSet<&TopicPartition> = crate::btree::set_of(assigned.iter());
         for tp in assigned.iter().filter(|tp| !owned.contains(tp)) {
             added.insert(tp.clone(), c);
         }
