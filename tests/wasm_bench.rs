@@ -133,6 +133,26 @@ async fn growth_of_a_rolling_restart() {
     }
 }
 
+/// Lets the mounted app settle: the grid measures its columns once the
+/// page is laid out.
+async fn settle() {
+    for _ in 0..5 {
+        yield_to_browser().await;
+        yew::scheduler::flush().await;
+    }
+}
+
+/// Unmounts what [`mount_app_at`] mounted and clears the fragment.
+fn unmount(app: yew::AppHandle<groupscope::ui::App>, root: Element) {
+    web_sys::window()
+        .expect("a window")
+        .location()
+        .set_hash("")
+        .expect("clear the hash");
+    app.destroy();
+    root.remove();
+}
+
 /// Mounts the app, with the page's stylesheet, at the session a `#s=`
 /// fragment describes.
 async fn mount_app_at(fragment: &str) -> (Element, yew::AppHandle<groupscope::ui::App>) {
@@ -204,20 +224,10 @@ async fn open_step_and_back(file: ScenarioFile, at_step: usize) -> (f64, (f64, f
     let start = now_ms();
     let (root, app) = mount_app_at(&fragment).await;
     let open_ms = now_ms() - start;
-    // The grid measures its columns once the page is laid out.
-    for _ in 0..5 {
-        yield_to_browser().await;
-        yew::scheduler::flush().await;
-    }
+    settle().await;
     let step_ms = median_click_ms(&root, "Step", 21).await;
     let back_ms = median_click_ms(&root, "Step back", 21).await;
-    web_sys::window()
-        .expect("a window")
-        .location()
-        .set_hash("")
-        .expect("clear the hash");
-    app.destroy();
-    root.remove();
+    unmount(app, root);
     (open_ms, step_ms, back_ms)
 }
 
@@ -328,19 +338,10 @@ async fn a_step_and_a_step_back_of_the_largest_grid() {
     let start = now_ms();
     let (root, app) = mount_app_at(&fragment).await;
     let open_ms = now_ms() - start;
-    for _ in 0..5 {
-        yield_to_browser().await;
-        yew::scheduler::flush().await;
-    }
+    settle().await;
     let ((step_ms, step_laid_ms), (back_ms, back_laid_ms)) =
         step_there_and_back_ms(&root, 21).await;
-    web_sys::window()
-        .expect("a window")
-        .location()
-        .set_hash("")
-        .expect("clear the hash");
-    app.destroy();
-    root.remove();
+    unmount(app, root);
     console_log!(
         "bench wasm ui grid {consumers}x{topics}x{partitions}: open at step {at} {open_ms:.1} ms; snapshot {snap_ms:.1} ms; {changed} cells changing; Step {step_ms:.1} ms ({step_laid_ms:.1} ms laid out); Step back {back_ms:.1} ms ({back_laid_ms:.1} ms laid out) (medians of 21)"
     );
