@@ -10,6 +10,7 @@ use super::break_even_chart::{
     chart, durations, summary, Chart, BOTTOM, HEIGHT, LEFT, MAX_WIDTH, RIGHT, TOP,
 };
 use super::element_width::use_element_width;
+use super::format::{fixed, num};
 use crate::scenario::model::{ProcessingSpec, ScenarioFile};
 use crate::scenario::sweep::{break_even, with_processing, SweepPoint};
 use gloo_timers::callback::Timeout;
@@ -180,20 +181,20 @@ fn body(
 /// The SVG: axes, the two series, the cliff, the crossover, the current point.
 fn plot(c: &Chart) -> Html {
     let width = c.width;
-    let view_box = format!("0 0 {width} {HEIGHT}");
+    let view_box = format!("0 0 {} {}", num(width), num(HEIGHT));
     html! {
         <svg data-testid="break-even" class="be-chart" viewBox={view_box} role="img"
-             style={format!("max-width: {width}px")}
+             style={format!("max-width: {}px", num(width))}
              aria-label="Partition-unavailable time after start-up over restart duration, static and dynamic members">
             // The last tick's label ends at its tick, so the edge cannot cut it.
             { for c.x_ticks.iter().enumerate().map(|(i, (x, label))| html! {
-                <text class="be-tick" x={format!("{x:.1}")} y={(HEIGHT - 14.0).to_string()}
+                <text class="be-tick" x={fixed(*x, 1)} y={num(HEIGHT - 14.0)}
                       text-anchor={if i + 1 == c.x_ticks.len() { "end" } else { "middle" }}>{ label.clone() }</text>
             }) }
             { for c.y_ticks.iter().map(|(y, label)| html! {
                 <g>
-                    <line class="be-grid" x1={LEFT.to_string()} x2={(width - RIGHT).to_string()} y1={format!("{y:.1}")} y2={format!("{y:.1}")} />
-                    <text class="be-tick" x={(LEFT - 5.0).to_string()} y={format!("{:.1}", y + 4.0)} text-anchor="end">{ label.clone() }</text>
+                    <line class="be-grid" x1={num(LEFT)} x2={num(width - RIGHT)} y1={fixed(*y, 1)} y2={fixed(*y, 1)} />
+                    <text class="be-tick" x={num(LEFT - 5.0)} y={fixed(*y + 4.0, 1)} text-anchor="end">{ label.clone() }</text>
                 </g>
             }) }
             // Each marker's label on its own line, so close markers do not
@@ -209,7 +210,7 @@ fn plot(c: &Chart) -> Html {
             }
             { series("static", &c.static_line, &c.static_dots) }
             { series("dynamic", &c.dynamic_line, &c.dynamic_dots) }
-            <text class="be-axis" x={(width / 2.0).to_string()} y={(HEIGHT - 1.0).to_string()} text-anchor="middle">{ "restart duration" }</text>
+            <text class="be-axis" x={num(width / 2.0)} y={num(HEIGHT - 1.0)} text-anchor="middle">{ "restart duration" }</text>
         </svg>
     }
 }
@@ -225,8 +226,8 @@ fn marker_line(x: f64, row: u8, width: f64, class: &'static str, label: &'static
     };
     html! {
         <g class={class}>
-            <line x1={format!("{x:.1}")} x2={format!("{x:.1}")} y1={TOP.to_string()} y2={(HEIGHT - BOTTOM).to_string()} />
-            <text x={format!("{label_x:.1}")} y={y.to_string()} text-anchor={anchor}>{ label }</text>
+            <line x1={fixed(x, 1)} x2={fixed(x, 1)} y1={num(TOP)} y2={num(HEIGHT - BOTTOM)} />
+            <text x={fixed(label_x, 1)} y={num(y)} text-anchor={anchor}>{ label }</text>
         </g>
     }
 }
@@ -236,7 +237,7 @@ fn series(name: &'static str, line: &str, dots: &[(f64, f64, u64, u64)]) -> Html
         <g class={classes!("be-series", format!("be-{name}"))} data-series={name}>
             <polyline points={line.to_string()} />
             { for dots.iter().map(|(x, y, restart, cost)| html! {
-                <circle cx={format!("{x:.1}")} cy={format!("{y:.1}")} r="3">
+                <circle cx={fixed(*x, 1)} cy={fixed(*y, 1)} r="3">
                     <title>{ format!("{name}: restart {} ms → {} ms unavailable after start-up", restart, cost) }</title>
                 </circle>
             }) }

@@ -10,7 +10,7 @@
 
 use crate::scenario::model::ScenarioFile;
 use crate::scenario::sweep::{crossing, restart_points, SweepPoint};
-use crate::ui::format::format_seconds;
+use crate::ui::format::{fixed, format_seconds};
 
 /// Plot height in SVG user units, the widths it is drawn between, and the
 /// margins left for the axes. The component draws the chart as wide as its
@@ -128,7 +128,7 @@ pub fn chart(points: &[SweepPoint], durations: &[u64], file: &ScenarioFile, widt
 
 fn polyline(dots: &[(f64, f64, u64, u64)]) -> String {
     dots.iter()
-        .map(|(x, y, _, _)| format!("{x:.1},{y:.1}"))
+        .map(|(x, y, _, _)| format!("{},{}", fixed(*x, 1), fixed(*y, 1)))
         .collect::<Vec<_>>()
         .join(" ")
 }

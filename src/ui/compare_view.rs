@@ -8,7 +8,7 @@
 use super::app::CompareViews;
 use super::assignment::AssignmentGrid;
 use super::compare::{choice, mode_of, pane_title, step_points, CompareMode, MODES};
-use super::format::{format_seconds, format_virtual_time};
+use super::format::{fixed, format_seconds, format_virtual_time, num};
 use super::readouts::{rebalance_cost, state_and_generation};
 use super::state::Msg;
 use std::rc::Rc;
@@ -152,23 +152,23 @@ fn chart(v: &CompareViews) -> Html {
     let line = |samples: &[(u64, u32)]| -> String {
         step_points(samples, MAX_POINTS)
             .iter()
-            .map(|&(t, n)| format!("{:.1},{:.1}", x(t), y(n)))
+            .map(|&(t, n)| format!("{},{}", fixed(x(t), 1), fixed(y(n), 1)))
             .collect::<Vec<_>>()
             .join(" ")
     };
-    let view_box = format!("0 0 {WIDTH} {HEIGHT}");
+    let view_box = format!("0 0 {} {}", num(WIDTH), num(HEIGHT));
     html! {
         <figure class="compare-chart">
             <svg data-testid="availability-chart" class="avail-chart" viewBox={view_box} role="img"
                  aria-label={format!("Partitions being consumed over virtual time, {}", choice(v.mode).0)}>
-                <line class="be-grid" x1={LEFT.to_string()} x2={(WIDTH - RIGHT).to_string()}
-                      y1={format!("{:.1}", y(v.total))} y2={format!("{:.1}", y(v.total))} />
-                <line class="be-grid" x1={LEFT.to_string()} x2={(WIDTH - RIGHT).to_string()}
-                      y1={format!("{:.1}", y(0))} y2={format!("{:.1}", y(0))} />
-                <text class="be-tick" x={(LEFT - 6.0).to_string()} y={format!("{:.1}", y(v.total) + 4.0)} text-anchor="end">{ v.total }</text>
-                <text class="be-tick" x={(LEFT - 6.0).to_string()} y={format!("{:.1}", y(0) + 4.0)} text-anchor="end">{ "0" }</text>
-                <text class="be-tick" x={LEFT.to_string()} y={(HEIGHT - 6.0).to_string()}>{ "0 s" }</text>
-                <text class="be-tick" x={(WIDTH - RIGHT).to_string()} y={(HEIGHT - 6.0).to_string()} text-anchor="end">
+                <line class="be-grid" x1={num(LEFT)} x2={num(WIDTH - RIGHT)}
+                      y1={fixed(y(v.total), 1)} y2={fixed(y(v.total), 1)} />
+                <line class="be-grid" x1={num(LEFT)} x2={num(WIDTH - RIGHT)}
+                      y1={fixed(y(0), 1)} y2={fixed(y(0), 1)} />
+                <text class="be-tick" x={num(LEFT - 6.0)} y={fixed(y(v.total) + 4.0, 1)} text-anchor="end">{ v.total }</text>
+                <text class="be-tick" x={num(LEFT - 6.0)} y={fixed(y(0) + 4.0, 1)} text-anchor="end">{ "0" }</text>
+                <text class="be-tick" x={num(LEFT)} y={num(HEIGHT - 6.0)}>{ "0 s" }</text>
+                <text class="be-tick" x={num(WIDTH - RIGHT)} y={num(HEIGHT - 6.0)} text-anchor="end">
                     { format_seconds(span as u64) }
                 </text>
                 { for v.panes.iter().enumerate().map(|(i, p)| html! {

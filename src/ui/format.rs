@@ -72,9 +72,43 @@ pub fn format_speed(speed_ms_per_s: u64) -> String {
     if speed_ms_per_s.is_multiple_of(1000) {
         format!("×{}", speed_ms_per_s / 1000)
     } else {
-        let s = format!("{:.2}", speed_ms_per_s as f64 / 1000.0);
+        let s = fixed(speed_ms_per_s as f64 / 1000.0, 2);
         format!("×{}", s.trim_end_matches('0').trim_end_matches('.'))
     }
+}
+
+/// `x` with `places` decimals, as `format!("{x:.places$}")` writes it, for
+/// the figures the views draw (SVG coordinates, CSS lengths, ARIA values)
+/// without core's float formatting, which would add about 10 KB to the
+/// page: the value is scaled, rounded half away from zero and written as
+/// integers (a tie of the scaled binary value may round the other way than
+/// core's exact decimal expansion: a ten-thousandth of a pixel at most).
+/// A value that is not finite is written as 0.
+pub fn fixed(x: f64, places: u32) -> String {
+    let scale = 10u64.pow(places);
+    let scaled = if x.is_finite() {
+        (x.abs() * scale as f64 + 0.5).floor() as u64
+    } else {
+        0
+    };
+    let sign = if x < 0.0 && scaled != 0 { "-" } else { "" };
+    let mut s = format!("{sign}{}", scaled / scale);
+    if places > 0 {
+        let frac = (scaled % scale).to_string();
+        s.push('.');
+        for _ in frac.len()..places as usize {
+            s.push('0');
+        }
+        s.push_str(&frac);
+    }
+    s
+}
+
+/// `x` as briefly as up to three decimals allow (`186`, `12.5`), for an
+/// SVG coordinate where `x.to_string()` would bring core's float formatting.
+pub fn num(x: f64) -> String {
+    let s = fixed(x, 3);
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 /// The group state and generation the UI shows. Before the first JoinGroup
@@ -252,6 +286,42 @@ pub fn fraction_left(now_ms: u64, armed_at_ms: u64, deadline_ms: u64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fixed_writes_what_core_writes_for_the_views_figures() {
+        // Coordinates, percentages and fractions as the views compute them,
+        // against core's own formatting; ties of the scaled value excluded
+        // (there the two may differ in the last place, as documented).
+        let mut checked = 0;
+        for i in -20_000..20_000 {
+            for x in [i as f64 / 7.0, i as f64 * 0.013, i as f64 / 3.0 + 0.05] {
+                for places in 0..=4u32 {
+                    let scaled = x.abs() * 10f64.powi(places as i32);
+                    if (scaled - scaled.trunc() - 0.5).abs() < 1e-6 {
+                        continue;
+                    }
+                    let core = format!("{x:.*}", places as usize);
+                    let core = if core.starts_with("-")
+                        && core.trim_start_matches(['-', '0', '.']).is_empty()
+                    {
+                        core[1..].to_string()
+                    } else {
+                        core
+                    };
+                    assert_eq!(fixed(x, places), core, "{x} to {places} places");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 500_000);
+        assert_eq!(fixed(f64::NAN, 1), "0.0");
+        assert_eq!(fixed(f64::INFINITY, 0), "0");
+        assert_eq!(num(186.0), "186");
+        assert_eq!(num(12.5), "12.5");
+        assert_eq!(num(-0.25), "-0.25");
+        assert_eq!(format_speed(250), "×0.25");
+        assert_eq!(format_speed(1500), "×1.5");
+    }
 
     #[test]
     fn virtual_time_is_seconds_with_three_decimals() {

@@ -11,7 +11,7 @@
 //! Heartbeats answered with `NONE` are most of the traffic and say nothing
 //! new, so they hide behind a toggle that shows how many there are.
 
-use super::format::format_virtual_time;
+use super::format::{fixed, format_virtual_time};
 use super::marks::{colour_repeats, consumer_class, consumer_index};
 use crate::coordinator::{Api, ErrorCode};
 use crate::sim::snapshot::{MessageView, Snapshot};
@@ -170,8 +170,10 @@ impl Span {
     fn style(&self) -> String {
         let (lo, hi) = (self.lo, self.hi);
         format!(
-            "--lo:{lo:.4};--hi:{hi:.4};--mid:{:.4}",
-            (self.from + self.to) / 2.0
+            "--lo:{};--hi:{};--mid:{}",
+            fixed(lo, 4),
+            fixed(hi, 4),
+            fixed((self.from + self.to) / 2.0, 4)
         )
     }
 }
@@ -251,7 +253,7 @@ fn lane_marks(lanes: &[Lane], class: &'static str, with_label: bool) -> Html {
     let n = lanes.len();
     html! {
         { for lanes.iter().enumerate().map(|(i, l)| html! {
-            <span class={classes!(class, l.class.clone())} style={format!("--x:{:.4}", lane_x(i, n))}>
+            <span class={classes!(class, l.class.clone())} style={format!("--x:{}", fixed(lane_x(i, n), 4))}>
                 if with_label { { &l.label } }
             </span>
         }) }

@@ -10,7 +10,7 @@
 //! (`timeline-consumer`, `data-name`) filled while its process runs
 //! (`timeline-up`); clicking them jumps there too.
 
-use super::format::{format_seconds, format_virtual_time};
+use super::format::{fixed, format_seconds, format_virtual_time};
 use super::marks::consumer_class;
 use super::state::Msg;
 use super::state_diagram::state_class;
@@ -67,7 +67,7 @@ fn marker(m: &Marker, t: &RunTimeline, on_msg: &Callback<Msg>) -> Html {
         <button type="button" class={classes!("run-marker", format!("run-marker-{}", m.kind.name()),
                                               lane(m.kind), ahead.then_some("run-marker-ahead"))}
                 data-testid="timeline-marker" data-kind={m.kind.name()} data-ms={at_ms.to_string()}
-                style={format!("left: {:.3}%", percent(at_ms, t.end_ms))}
+                style={format!("left: {}%", fixed(percent(at_ms, t.end_ms), 3))}
                 aria-label={label.clone()} title={format!("{label}: jump there")} {onclick}>
             <span aria-hidden="true">{ glyph(m.kind) }</span>
         </button>
@@ -94,8 +94,9 @@ fn seek_on(node: NodeRef, on_msg: Callback<Msg>, end_ms: u64) -> Callback<MouseE
 fn span_style(from: u64, to: u64, end_ms: u64) -> String {
     let left = percent(from, end_ms);
     format!(
-        "left: {left:.3}%; width: {:.3}%",
-        (percent(to, end_ms) - left).max(0.0)
+        "left: {}%; width: {}%",
+        fixed(left, 3),
+        fixed((percent(to, end_ms) - left).max(0.0), 3)
     )
 }
 
@@ -117,7 +118,7 @@ fn spans(s: &Spans, end_ms: u64) -> Html {
                     }) }
                     { for s.generations.iter().map(|(at, g)| html! {
                         <span class="run-generation" data-testid="timeline-generation" data-ms={at.to_string()}
-                              style={format!("left: {:.3}%", percent(*at, end_ms))}
+                              style={format!("left: {}%", fixed(percent(*at, end_ms), 3))}
                               title={format!("generation {g} began at {}", format_virtual_time(*at))}>
                             { format!("g{g}") }
                         </span>
@@ -157,8 +158,8 @@ pub fn RunTimelineView(props: &RunTimelineProps) -> Html {
                  aria-label="Whole run">
             <div class="run-axis" ref={axis} onclick={on_axis}
                  title="The whole run: click a marker or anywhere on the axis to jump to that time">
-                <div class="run-reached" style={format!("width: {:.3}%", percent(t.reached_ms, t.end_ms))}></div>
-                <div class="run-now" style={format!("left: {:.3}%", percent(t.now_ms, t.end_ms))}
+                <div class="run-reached" style={format!("width: {}%", fixed(percent(t.reached_ms, t.end_ms), 3))}></div>
+                <div class="run-now" style={format!("left: {}%", fixed(percent(t.now_ms, t.end_ms), 3))}
                      aria-hidden="true"></div>
                 { for t.markers.iter().map(|m| marker(m, t, &props.on_msg)) }
             </div>

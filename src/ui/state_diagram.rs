@@ -6,7 +6,7 @@
 //! from every state; instead of four more arrows it carries a note saying so.
 
 use super::element_width::use_element_width;
-use super::format::short_member_id;
+use super::format::{fixed, num, short_member_id};
 use crate::coordinator::GroupState;
 use yew::prelude::*;
 
@@ -142,7 +142,7 @@ impl Arrow {
         let mut d = String::new();
         for (i, (x, y)) in self.points.iter().enumerate() {
             let command = if i == 0 { 'M' } else { 'L' };
-            d.push_str(&format!("{command}{x:.1} {y:.1} "));
+            d.push_str(&format!("{command}{} {} ", fixed(*x, 1), fixed(*y, 1)));
         }
         d.trim_end().to_string()
     }
@@ -280,11 +280,11 @@ pub fn StateDiagram(props: &StateDiagramProps) -> Html {
         <figure ref={figure} class={classes!("state-figure", state_class(current_state))}>
             <svg class="state-diagram" data-testid="state-diagram" role="img"
                  data-layout={if layout == Layout::Compact { "compact" } else { "wide" }}
-                 viewBox={format!("0 0 {view_width} {view_height}")} aria-label={aria_label(props)}>
+                 viewBox={format!("0 0 {} {}", num(view_width), num(view_height))} aria-label={aria_label(props)}>
                 { arrowheads() }
                 { for arrows }
                 { for GroupState::ALL.iter().map(|&state| node(layout, state, state == current_state)) }
-                <text class="note" x={dead_x.to_string()} y={(dead_y + NODE_HEIGHT / 2.0 + 16.0).to_string()}
+                <text class="note" x={num(dead_x)} y={num(dead_y + NODE_HEIGHT / 2.0 + 16.0)}
                       text-anchor="middle">{ "entered from any state" }</text>
                 { readout(layout, props) }
             </svg>
@@ -362,7 +362,7 @@ fn edge(
         <g key={key} class={classes!("edge", is_last.then_some("last"))}
            data-from={from.name()} data-to={to.name()}>
             <path d={arrow.path()} pathLength="1" marker-end={marker} />
-            <text x={format!("{:.1}", arrow.label_at.0)} y={format!("{:.1}", arrow.label_at.1)}
+            <text x={fixed(arrow.label_at.0, 1)} y={fixed(arrow.label_at.1, 1)}
                   text-anchor={arrow.anchor}>{ edge_label(from, to) }</text>
         </g>
     }
@@ -375,9 +375,9 @@ fn node(layout: Layout, state: GroupState, current: bool) -> Html {
     html! {
         <g class={classes!("node", state_class(state), current.then_some("current"))}
            data-state={state.name()} aria-current={current.then_some("step")}>
-            <rect x={format!("{:.1}", cx - width / 2.0)} y={format!("{:.1}", cy - NODE_HEIGHT / 2.0)}
-                  width={format!("{width:.1}")} height={NODE_HEIGHT.to_string()} rx="18" />
-            <text x={cx.to_string()} y={(cy + 4.5).to_string()} text-anchor="middle">{ state.name() }</text>
+            <rect x={fixed(cx - width / 2.0, 1)} y={fixed(cy - NODE_HEIGHT / 2.0, 1)}
+                  width={fixed(width, 1)} height={num(NODE_HEIGHT)} rx="18" />
+            <text x={num(cx)} y={num(cy + 4.5)} text-anchor="middle">{ state.name() }</text>
         </g>
     }
 }
@@ -387,11 +387,11 @@ fn readout(layout: Layout, props: &StateDiagramProps) -> Html {
     let [(gx, gy), (lx, ly)] = layout.readouts();
     html! {
         <g class="readout" aria-hidden="true">
-            <text class="readout-label" x={gx.to_string()} y={gy.to_string()}>{ "generation" }</text>
-            <text class="readout-value" x={gx.to_string()} y={(gy + 24.0).to_string()}>{ generation_text(props.generation) }</text>
-            <text class="readout-label" x={lx.to_string()} y={ly.to_string()}>{ "leader" }</text>
+            <text class="readout-label" x={num(gx)} y={num(gy)}>{ "generation" }</text>
+            <text class="readout-value" x={num(gx)} y={num(gy + 24.0)}>{ generation_text(props.generation) }</text>
+            <text class="readout-label" x={num(lx)} y={num(ly)}>{ "leader" }</text>
             <text class={classes!("readout-value", props.leader.is_none().then_some("none"))}
-                  x={lx.to_string()} y={(ly + 24.0).to_string()}>
+                  x={num(lx)} y={num(ly + 24.0)}>
                 <title>{ props.leader.clone().unwrap_or_default() }</title>
                 { leader_text(props.leader.as_deref()) }
             </text>

@@ -2,7 +2,7 @@
 //! toward the deadline) and the heartbeat (filling toward the next one).
 
 use crate::sim::snapshot::ConsumerView;
-use crate::ui::format::{format_seconds, format_virtual_time, fraction_left};
+use crate::ui::format::{fixed, format_seconds, format_virtual_time, fraction_left};
 use yew::prelude::*;
 
 /// Props of [`Timers`].
@@ -47,8 +47,8 @@ fn session_timer(c: &ConsumerView, now: u64) -> Html {
             <span class="timer-label">{ "session" }</span>
             <span class={classes!("bar", session.is_none().then_some("bar-off"), low.then_some("bar-low"))}
                   role="meter" aria-label={title}
-                  aria-valuemin="0" aria-valuemax="1" aria-valuenow={format!("{frac:.2}")}>
-                <span class="bar-fill" style={format!("width:{:.1}%", frac * 100.0)}></span>
+                  aria-valuemin="0" aria-valuemax="1" aria-valuenow={fixed(frac, 2)}>
+                <span class="bar-fill" style={format!("width:{}%", fixed(frac * 100.0, 1))}></span>
             </span>
             <span class="timer-value num">
                 { session.map_or("—".to_string(), |(d, _)| format_seconds(d.saturating_sub(now))) }
@@ -80,7 +80,7 @@ fn heartbeat_timer(c: &ConsumerView, now: u64) -> Html {
             <span class="timer-label">{ "heartbeat" }</span>
             <span class={classes!("bar", "bar-beat", heard.is_none().then_some("bar-off"))}
                   aria-hidden="true">
-                <span class="bar-fill" style={format!("width:{:.1}%", frac * 100.0)}></span>
+                <span class="bar-fill" style={format!("width:{}%", fixed(frac * 100.0, 1))}></span>
             </span>
             <span class="timer-value">
                 if let Some(armed) = heard {
