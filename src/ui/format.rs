@@ -293,7 +293,7 @@ mod tests {
         // against core's own formatting; ties of the scaled value excluded
         // (there the two may differ in the last place, as documented).
         let mut checked = 0;
-        for i in -20_000..20_000 {
+        for i in -4_000..4_000 {
             for x in [i as f64 / 7.0, i as f64 * 0.013, i as f64 / 3.0 + 0.05] {
                 for places in 0..=4u32 {
                     let scaled = x.abs() * 10f64.powi(places as i32);
@@ -313,7 +313,7 @@ mod tests {
                 }
             }
         }
-        assert!(checked > 500_000);
+        assert!(checked > 100_000);
         assert_eq!(fixed(f64::NAN, 1), "0.0");
         assert_eq!(fixed(f64::INFINITY, 0), "0");
         assert_eq!(num(186.0), "186");
