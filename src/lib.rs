@@ -33,7 +33,6 @@
 pub mod assignor;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod broker;
-pub mod btree;
 pub mod coordinator;
 pub mod defaults;
 pub mod export;
@@ -41,6 +40,7 @@ pub mod ids;
 pub mod narrate;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod oracle;
+pub mod ordered;
 pub mod scenario;
 pub mod sim;
 

@@ -10,24 +10,24 @@ use std::path::Path;
 fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
     BTreeMap::from([
         ("ids", &[][..]),
-        // Collections built without a sort per item type (src/btree.rs).
-        ("btree", &[][..]),
+        // Collections built without a sort per item type (src/ordered.rs).
+        ("ordered", &[][..]),
         ("defaults", &[][..]),
-        ("coordinator", &["ids", "btree", "defaults"][..]),
-        ("assignor", &["ids", "btree"][..]),
+        ("coordinator", &["ids", "ordered", "defaults"][..]),
+        ("assignor", &["ids", "ordered"][..]),
         (
             "sim",
-            &["ids", "btree", "defaults", "coordinator", "assignor"][..],
+            &["ids", "ordered", "defaults", "coordinator", "assignor"][..],
         ),
         (
             "narrate",
-            &["ids", "btree", "defaults", "coordinator", "sim"][..],
+            &["ids", "ordered", "defaults", "coordinator", "sim"][..],
         ),
         (
             "scenario",
             &[
                 "ids",
-                "btree",
+                "ordered",
                 "defaults",
                 "coordinator",
                 "assignor",
@@ -39,7 +39,7 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
             "export",
             &[
                 "ids",
-                "btree",
+                "ordered",
                 "defaults",
                 "coordinator",
                 "assignor",
@@ -49,18 +49,18 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
             ][..],
         ),
         // Native only: replays scenarios against a real Kafka broker.
-        ("oracle", &["ids", "btree", "scenario"][..]),
+        ("oracle", &["ids", "ordered", "scenario"][..]),
         // Native only: `groupscope broker`, a local endpoint for real clients.
         // It shares the oracle's encoders of Kafka's consumer protocol.
         (
             "broker",
-            &["ids", "btree", "coordinator", "sim", "scenario", "oracle"][..],
+            &["ids", "ordered", "coordinator", "sim", "scenario", "oracle"][..],
         ),
         (
             "ui",
             &[
                 "ids",
-                "btree",
+                "ordered",
                 "defaults",
                 "coordinator",
                 "assignor",

@@ -13,7 +13,7 @@
 /// whatever order the client listed them in.
 pub fn encode_subscription(topics: &[String]) -> Vec<u8> {
     let mut sorted: Vec<&str> = topics.iter().map(String::as_str).collect();
-    sorted.sort_unstable();
+    crate::ordered::sort(&mut sorted);
     sorted.dedup();
     sorted.join(",").into_bytes()
 }

@@ -159,7 +159,7 @@ pub(crate) fn subscribed_partitions(
     members: &[Subscription],
     partitions_per_topic: &BTreeMap<String, u32>,
 ) -> BTreeMap<String, u32> {
-    let subscribed: BTreeSet<&str> = crate::btree::set_of(
+    let subscribed: BTreeSet<&str> = crate::ordered::set_of(
         members
             .iter()
             .flat_map(|m| m.topics.iter().map(String::as_str)),
@@ -168,7 +168,7 @@ pub(crate) fn subscribed_partitions(
         .iter()
         .filter(|(topic, _)| subscribed.contains(topic.as_str()))
         .map(|(topic, count)| (topic.clone(), *count));
-    crate::btree::map_of(counts)
+    crate::ordered::map_of(counts)
 }
 
 /// An empty assignment with one entry per member, so members that get
@@ -176,7 +176,7 @@ pub(crate) fn subscribed_partitions(
 pub(crate) fn empty_assignment(
     members: &[Subscription],
 ) -> BTreeMap<MemberId, Vec<TopicPartition>> {
-    crate::btree::map_of(members.iter().map(|m| (m.member_id.clone(), Vec::new())))
+    crate::ordered::map_of(members.iter().map(|m| (m.member_id.clone(), Vec::new())))
 }
 
 /// Sorts every member's list by topic, then partition number.
@@ -184,7 +184,7 @@ pub(crate) fn sort_lists(
     mut assignment: BTreeMap<MemberId, Vec<TopicPartition>>,
 ) -> BTreeMap<MemberId, Vec<TopicPartition>> {
     for partitions in assignment.values_mut() {
-        partitions.sort();
+        crate::ordered::sort(partitions);
     }
     assignment
 }

@@ -71,7 +71,7 @@ pub fn sort_members(members: &[Subscription], ordering: MemberOrdering) -> Vec<&
 
 /// Sorts member references in place, stably (Rust's `sort_by` is stable).
 pub(crate) fn sort_refs(members: &mut [&Subscription], ordering: MemberOrdering) {
-    members.sort_by(|a, b| ordering.compare(a, b));
+    crate::ordered::sort_by(members, |a, b| ordering.compare(a, b));
 }
 
 /// Java's `String.compareTo`: lexicographic by UTF-16 code unit. It equals

@@ -82,7 +82,7 @@ impl Coordinator {
         rule: Rule,
     ) {
         let partitions =
-            crate::btree::map_of(req.offsets.iter().map(|(tp, _)| (tp.clone(), error)));
+            crate::ordered::map_of(req.offsets.iter().map(|(tp, _)| (tp.clone(), error)));
         self.respond(rid, Response::OffsetCommit { error, partitions }, rule);
     }
 

@@ -100,7 +100,7 @@ mod tests {
     #[test]
     fn each_state_has_a_sentence_of_its_own_for_the_ui() {
         let sentences: std::collections::BTreeSet<&str> =
-            crate::btree::set_of(GroupState::ALL.iter().map(|s| s.explanation()));
+            crate::ordered::set_of(GroupState::ALL.iter().map(|s| s.explanation()));
         assert_eq!(sentences.len(), GroupState::ALL.len(), "one per state");
         for s in GroupState::ALL {
             let e = s.explanation();

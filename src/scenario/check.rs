@@ -330,7 +330,7 @@ fn as_bounds(v: &Value) -> Option<(Option<f64>, Option<f64>)> {
 
 fn multiset(v: &Value) -> Option<Vec<String>> {
     let mut items: Vec<String> = v.as_array()?.iter().map(|x| x.to_string()).collect();
-    items.sort();
+    crate::ordered::sort(&mut items);
     Some(items)
 }
 

@@ -45,7 +45,7 @@ pub fn validate(file: &ScenarioFile, steps: &[RequestStep]) -> Result<(), Scenar
             "\"consumers\", \"network\" and \"expect_summary\" belong to simulation scenarios (with \"actions\"), not to protocol scenarios",
         ));
     }
-    let binds: BTreeSet<&str> = crate::btree::set_of(
+    let binds: BTreeSet<&str> = crate::ordered::set_of(
         steps
             .iter()
             .filter_map(|s| s.join.as_ref()?.bind.as_deref()),

@@ -362,7 +362,7 @@ fn spikes_of(file: &ScenarioFile) -> Result<Option<Spikes>, ScenarioError> {
 
 /// Partitions per topic, as the file declares them.
 pub fn topics_of(file: &ScenarioFile) -> BTreeMap<String, u32> {
-    crate::btree::map_of(file.topics.iter().map(|t| (t.name.clone(), t.partitions)))
+    crate::ordered::map_of(file.topics.iter().map(|t| (t.name.clone(), t.partitions)))
 }
 
 pub fn world_of(file: &ScenarioFile, seed: u64) -> Result<World, ScenarioError> {
@@ -370,7 +370,7 @@ pub fn world_of(file: &ScenarioFile, seed: u64) -> Result<World, ScenarioError> 
         // A protocol scenario: its requests, sent as written (sim::script).
         return super::scripted::world_of(file, seed).map(|(world, _)| world);
     }
-    let names: BTreeSet<String> = crate::btree::set_of(
+    let names: BTreeSet<String> = crate::ordered::set_of(
         file.consumers
             .as_deref()
             .unwrap_or(&[])

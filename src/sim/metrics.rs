@@ -78,7 +78,7 @@ struct Slot {
 impl Metrics {
     /// Metrics at t=0 for these consumers and topics (every partition unheld).
     pub fn new(clients: &[Client], topics: &BTreeMap<String, u32>) -> Self {
-        let per_consumer = crate::btree::map_of(
+        let per_consumer = crate::ordered::map_of(
             clients
                 .iter()
                 .map(|c| (c.config.name.clone(), ConsumerMetrics::default())),

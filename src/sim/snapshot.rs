@@ -241,13 +241,14 @@ impl World {
                 }
             }
         }
-        let held: BTreeSet<&TopicPartition> = crate::btree::set_of(
+        let held: BTreeSet<&TopicPartition> = crate::ordered::set_of(
             self.clients
                 .iter()
                 .filter(|c| c.state.is_running())
                 .flat_map(|c| c.owned.iter()),
         );
-        let moved: BTreeSet<&TopicPartition> = crate::btree::set_of(self.metrics.last_moved.iter());
+        let moved: BTreeSet<&TopicPartition> =
+            crate::ordered::set_of(self.metrics.last_moved.iter());
         let offsets = self
             .coordinator
             .group()

@@ -715,7 +715,7 @@ impl World {
             for (c, client) in self.clients.iter_mut().enumerate() {
                 let c = ConsumerId(c);
                 let mut mine = client.config.topics.clone();
-                mine.sort();
+                crate::ordered::sort(&mut mine);
                 if mine == all {
                     client.config.topics.push(topic.to_string());
                     rejoiners.push(c);
@@ -793,8 +793,8 @@ impl World {
         if told.as_slice() == now {
             return;
         }
-        let before: BTreeSet<&TopicPartition> = crate::btree::set_of(told.iter());
-        let after: BTreeSet<&TopicPartition> = crate::btree::set_of(now.iter());
+        let before: BTreeSet<&TopicPartition> = crate::ordered::set_of(told.iter());
+        let after: BTreeSet<&TopicPartition> = crate::ordered::set_of(now.iter());
         for p in before.difference(&after) {
             self.metrics.release(self.now_ms, p);
         }

@@ -114,7 +114,7 @@ fn thin(samples: &mut Vec<(u64, u32)>) {
 
 /// Partitions some running consumer holds now.
 pub fn consumed(world: &World) -> u32 {
-    let held: BTreeSet<_> = crate::btree::set_of(
+    let held: BTreeSet<_> = crate::ordered::set_of(
         world
             .clients()
             .iter()
@@ -430,7 +430,7 @@ fn merge_user_steps(
             None => steps.push(plain),
         }
     }
-    steps.sort_by_key(|a| a.at_ms);
+    crate::ordered::sort_by_key(&mut steps, |a| a.at_ms);
     out.actions = Some(steps);
     (out, notes)
 }

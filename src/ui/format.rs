@@ -46,7 +46,9 @@ pub fn short_member_id(id: &str) -> String {
 /// `t-0..2, t-5, u-1`. Empty when there are none.
 pub fn partition_ranges(owned: &[TopicPartition]) -> String {
     let mut sorted: Vec<&TopicPartition> = owned.iter().collect();
-    sorted.sort_by(|a, b| (&a.topic, a.partition).cmp(&(&b.topic, b.partition)));
+    crate::ordered::sort_by(&mut sorted, |a, b| {
+        (&a.topic, a.partition).cmp(&(&b.topic, b.partition))
+    });
     let mut parts: Vec<String> = Vec::new();
     let mut i = 0;
     while i < sorted.len() {

@@ -118,7 +118,7 @@ fn rows<'a>(
         .iter()
         .filter(|m| show_heartbeats || !is_routine_heartbeat(m))
         .collect();
-    shown.sort_by_key(|m| m.sent_at_ms);
+    crate::ordered::sort_by_key(&mut shown, |m| m.sent_at_ms);
     let skip = shown.len().saturating_sub(MAX_ROWS);
     let mut seen: Vec<String> = Vec::new();
     shown

@@ -120,7 +120,7 @@ pub fn session_scenario(state: &AppState) -> Result<SessionScenario, String> {
     // Stable: at the same ms the scenario's own actions ran first (they
     // were queued first), then the user's in the order taken.
     actions.extend(added);
-    actions.sort_by_key(|a| a.at_ms);
+    crate::ordered::sort_by_key(&mut actions, |a| a.at_ms);
     if end_moved_at.is_some() {
         let last = state.user_actions.last().map_or(0, |(_, ms, _)| *ms);
         let end_ms = last.saturating_add(RUN_AFTER_USER_ACTION_MS);

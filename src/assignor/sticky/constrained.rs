@@ -82,7 +82,9 @@ impl Builder<'_> {
     fn assign_owned_partitions(&mut self) {
         for c in 0..self.input.ids.len() {
             let mut owned = self.input.owned[c].clone();
-            owned.sort_by(|a, b| (a.partition, &a.topic).cmp(&(b.partition, &b.topic)));
+            crate::ordered::sort_by(&mut owned, |a, b| {
+                (a.partition, &a.topic).cmp(&(b.partition, &b.topic))
+            });
             let keep = if owned.len() < self.min_quota {
                 self.under_min.push(c);
                 owned.len()

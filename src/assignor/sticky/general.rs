@@ -63,7 +63,7 @@ impl<'a> Builder<'a> {
     fn new(input: &'a Prepared) -> Self {
         let n = input.ids.len();
         let mut consumers_of: BTreeMap<String, Vec<usize>> =
-            crate::btree::map_of(input.partitions.keys().map(|t| (t.clone(), Vec::new())));
+            crate::ordered::map_of(input.partitions.keys().map(|t| (t.clone(), Vec::new())));
         for (c, topics) in input.topics.iter().enumerate() {
             for topic in topics {
                 consumers_of.entry(topic.clone()).or_default().push(c);
@@ -115,7 +115,7 @@ impl<'a> Builder<'a> {
     fn sorted_all_partitions(&self) -> Vec<TopicPartition> {
         let mut topics: Vec<(&String, u32)> =
             self.input.partitions.iter().map(|(t, &n)| (t, n)).collect();
-        topics.sort_by_key(|(t, _)| (self.subscribers(t).len(), *t));
+        crate::ordered::sort_by_key(&mut topics, |(t, _)| (self.subscribers(t).len(), *t));
         topics
             .into_iter()
             .flat_map(|(t, n)| {

@@ -103,15 +103,16 @@ pub fn cooperative_sticky_plan(
     };
     let mut target = BTreeMap::new();
     for (id, mut list) in input.ids.iter().zip(lists) {
-        list.sort();
+        crate::ordered::sort(&mut list);
         target.insert(id.clone(), list);
     }
     StickyPlan {
         target,
-        transferring: transferring
-            .into_iter()
-            .map(|(tp, c)| (tp, input.ids[c].clone()))
-            .collect(),
+        transferring: crate::ordered::map_of(
+            transferring
+                .into_iter()
+                .map(|(tp, c)| (tp, input.ids[c].clone())),
+        ),
         all_subscriptions_equal: input.all_equal,
     }
 }
@@ -139,7 +140,9 @@ pub(super) struct Prepared {
 impl Prepared {
     fn new(members: &[Subscription], partitions_per_topic: &BTreeMap<String, u32>) -> Self {
         let mut sorted: Vec<&Subscription> = members.iter().collect();
-        sorted.sort_by(|a, b| java_cmp(a.member_id.as_str(), b.member_id.as_str()));
+        crate::ordered::sort_by(&mut sorted, |a, b| {
+            java_cmp(a.member_id.as_str(), b.member_id.as_str())
+        });
         let partitions = subscribed_partitions(members, partitions_per_topic);
         let raw_sets: Vec<BTreeSet<&str>> = sorted
             .iter()
@@ -202,7 +205,7 @@ fn valid_claims(
         }
         per_member.push(list);
     }
-    let multiply_claimed: BTreeSet<TopicPartition> = crate::btree::set_of(
+    let multiply_claimed: BTreeSet<TopicPartition> = crate::ordered::set_of(
         claimers
             .into_iter()
             .filter(|(_, n)| *n > 1)
@@ -224,8 +227,8 @@ fn compute_transferring(
     let mut added = BTreeMap::new();
     let mut revoked = BTreeSet::new();
     for (c, assigned) in lists.iter().enumerate() {
-        let owned: BTreeSet<&TopicPartition> = crate::btree::set_of(input.raw_owned[c].iter());
-        let assigned_set: BTreeSet<&TopicPartition> = crate::btree::set_of(assigned.iter());
+        let owned: BTreeSet<&TopicPartition> = crate::ordered::set_of(input.raw_owned[c].iter());
+        let assigned_set: BTreeSet<&TopicPartition> = crate::ordered::set_of(assigned.iter());
         for tp in assigned.iter().filter(|tp| !owned.contains(tp)) {
             added.insert(tp.clone(), c);
         }

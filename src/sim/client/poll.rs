@@ -243,7 +243,7 @@ impl Client {
         }
         let fetched = std::mem::take(&mut self.fetching);
         self.owned.extend(fetched);
-        self.owned.sort();
+        crate::ordered::sort(&mut self.owned);
         self.next_batch()
     }
 

@@ -94,11 +94,11 @@ fn tally(partitions: &[PartitionView]) -> Tally {
 #[component]
 pub fn AssignmentGrid(props: &AssignmentGridProps) -> Html {
     let snap = &*props.snap;
-    let owners: Owners = snap
-        .consumers
-        .iter()
-        .map(|c| (c.name.as_str(), (c.index, AttrValue::from(c.name.clone()))))
-        .collect();
+    let owners: Owners = crate::ordered::map_of(
+        snap.consumers
+            .iter()
+            .map(|c| (c.name.as_str(), (c.index, AttrValue::from(c.name.clone())))),
+    );
     let rows = by_topic(&snap.partitions)
         .into_iter()
         .map(|(topic, parts)| {

@@ -110,7 +110,7 @@ impl AppState {
             }
         }
         markers.extend(self.seen.markers.iter().map(|(_, m)| m.clone()));
-        markers.sort_by_key(|m| m.at_ms);
+        crate::ordered::sort_by_key(&mut markers, |m| m.at_ms);
         let reached_ms = self.seen.reached_ms.max(self.world.now_ms());
         let changes: Vec<(u64, Change)> = self
             .seen
