@@ -98,7 +98,7 @@ mod tests {
                 let mut ours = items.clone();
                 sort_by(&mut ours, |a, b| b.0.cmp(&a.0));
                 let mut expected = items.clone();
-                expected.sort_by(|a, b| b.0.cmp(&a.0));
+                expected.sort_by_key(|a| std::cmp::Reverse(a.0));
                 assert_eq!(ours, expected, "by a comparison, {len} items");
                 let mut ours: Vec<u32> = items
                     .iter()
