@@ -146,16 +146,14 @@ impl Prepared {
         let partitions = subscribed_partitions(members, partitions_per_topic);
         let raw_sets: Vec<BTreeSet<&str>> = sorted
             .iter()
-            .map(|m| m.topics.iter().map(String::as_str).collect())
+            .map(|m| crate::ordered::set_of(m.topics.iter().map(String::as_str)))
             .collect();
         let all_equal = raw_sets.windows(2).all(|w| w[0] == w[1]);
         let topics = raw_sets
             .iter()
             .map(|set| {
-                set.iter()
-                    .filter(|t| partitions.contains_key(**t))
-                    .map(|t| t.to_string())
-                    .collect()
+                let known = set.iter().filter(|t| partitions.contains_key(**t));
+                crate::ordered::set_of(known.map(|t| t.to_string()))
             })
             .collect();
         let (owned, multiply_claimed) = valid_claims(&sorted, &partitions);
