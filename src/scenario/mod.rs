@@ -177,8 +177,15 @@ pub fn summarize(file: &ScenarioFile, seed: Option<u64>) -> Result<Option<Value>
 /// A scenario as pretty JSON that [`parse`] reads back to an equal
 /// [`ScenarioFile`]: what `Export scenario` downloads and `Import scenario`
 /// reads. Absent optionals and defaults are left out.
+///
+/// Written compact first, as a share link writes its state, then indented
+/// from a [`Value`] (whose maps keep their order): the same text as
+/// serde_json's pretty writer, without a second copy of every type's
+/// serialiser in the wasm (BENCHMARKS.md, "Weight").
 pub fn to_json(file: &ScenarioFile) -> String {
-    serde_json::to_string_pretty(file).expect("a scenario always serialises")
+    let compact = serde_json::to_vec(file).expect("a scenario always serialises");
+    let value: Value = serde_json::from_slice(&compact).expect("serde_json reads what it wrote");
+    serde_json::to_string_pretty(&value).expect("a value always serialises")
 }
 
 /// Renders a trace as NDJSON.

@@ -232,6 +232,28 @@ mod tests {
         }
     }
 
+    /// `to_json` goes through a `Value` to share the compact writer; its
+    /// text is still serde_json's pretty text of the scenario itself.
+    #[test]
+    fn to_json_writes_what_the_pretty_writer_writes() {
+        let mut files: Vec<_> = presets::PRESETS
+            .iter()
+            .map(|(_, text)| parse(text).unwrap())
+            .collect();
+        files.extend((0..200).map(super::simulation));
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/conformance");
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "json") {
+                files.push(parse(&std::fs::read_to_string(&path).unwrap()).unwrap());
+            }
+        }
+        assert!(files.len() > 200);
+        for file in &files {
+            assert_eq!(to_json(file), serde_json::to_string_pretty(file).unwrap());
+        }
+    }
+
     #[test]
     fn to_json_leaves_out_absent_optionals_and_defaults() {
         let file = parse(
