@@ -11,8 +11,14 @@ use std::sync::Arc;
 macro_rules! string_id {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
-        #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        pub struct $name(pub String);
+        ///
+        /// Shared (`Arc<str>`) like [`Topic`]: the simulator copies an id into
+        /// every request, response, timer and view, and compares it on every
+        /// lookup, so a copy is a reference count and two copies of one id
+        /// compare equal without reading it. Equality, order and hash are the
+        /// id's text.
+        #[derive(Clone, Debug, Default)]
+        pub struct $name(pub Arc<str>);
 
         impl $name {
             /// The id as Kafka sends it on the wire.
@@ -24,6 +30,30 @@ macro_rules! string_id {
                 self.0.is_empty()
             }
         }
+        impl PartialEq for $name {
+            fn eq(&self, other: &Self) -> bool {
+                Arc::ptr_eq(&self.0, &other.0) || self.0 == other.0
+            }
+        }
+        impl Eq for $name {}
+        impl Ord for $name {
+            fn cmp(&self, other: &Self) -> Ordering {
+                if Arc::ptr_eq(&self.0, &other.0) {
+                    return Ordering::Equal;
+                }
+                self.0.cmp(&other.0)
+            }
+        }
+        impl PartialOrd for $name {
+            fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+                Some(self.cmp(other))
+            }
+        }
+        impl std::hash::Hash for $name {
+            fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+                (*self.0).hash(state)
+            }
+        }
         impl fmt::Display for $name {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str(&self.0)
@@ -31,12 +61,12 @@ macro_rules! string_id {
         }
         impl From<&str> for $name {
             fn from(s: &str) -> Self {
-                $name(s.to_string())
+                $name(s.into())
             }
         }
         impl From<String> for $name {
             fn from(s: String) -> Self {
-                $name(s)
+                $name(s.into())
             }
         }
         impl Serialize for $name {
@@ -348,14 +378,45 @@ impl std::hash::Hasher for IdHasher {
 mod id_map_tests {
     use super::*;
 
+    /// Ids built apart from the same text are one id: equal, in the same
+    /// place in an order, with the same hash; copies share the text.
+    #[test]
+    fn ids_are_their_text_however_they_were_built() {
+        use std::hash::{BuildHasher, BuildHasherDefault};
+        let a = MemberId::from("c-1-aaaa");
+        let b = MemberId::from(String::from("c-1-aaaa"));
+        assert!(!Arc::ptr_eq(&a.0, &b.0));
+        assert_eq!(a, b);
+        assert_eq!(a.cmp(&b), Ordering::Equal);
+        let h = BuildHasherDefault::<IdHasher>::default();
+        assert_eq!(h.hash_one(&a), h.hash_one(&b));
+        assert_eq!(h.hash_one(&a), h.hash_one("c-1-aaaa"));
+        let copy = a.clone();
+        assert!(Arc::ptr_eq(&a.0, &copy.0));
+        assert_eq!(copy, b);
+        let mut ids = [
+            MemberId::from("c-2"),
+            MemberId::from("c-10"),
+            MemberId::from("c-1"),
+        ];
+        ids.sort();
+        assert_eq!(ids.map(|m| m.to_string()), ["c-1", "c-10", "c-2"]);
+        assert_ne!(MemberId::from("c-1"), MemberId::from("c-2"));
+        assert!(MemberId::default().is_empty());
+        assert_eq!(
+            GroupInstanceId::from("A"),
+            GroupInstanceId::from(String::from("A"))
+        );
+    }
+
     #[test]
     fn ids_that_differ_only_at_the_end_hash_apart_and_are_found() {
         let mut m: IdMap<MemberId, usize> = IdMap::default();
         for i in 0..1_000 {
-            m.insert(MemberId(format!("c-0000000000000000-{i:04}")), i);
+            m.insert(MemberId::from(format!("c-0000000000000000-{i:04}")), i);
         }
         for i in 0..1_000 {
-            assert_eq!(m[&MemberId(format!("c-0000000000000000-{i:04}"))], i);
+            assert_eq!(m[&MemberId::from(format!("c-0000000000000000-{i:04}"))], i);
         }
         use std::hash::{BuildHasher, BuildHasherDefault};
         let b = BuildHasherDefault::<IdHasher>::default();

@@ -775,7 +775,7 @@ fn assignment_by_instance(world: &groupscope::sim::World) -> Vec<(String, Vec<u3
         .members
         .iter()
         .map(|m| {
-            let iid = m.group_instance_id.as_ref().unwrap().0.clone();
+            let iid = m.group_instance_id.as_ref().unwrap().to_string();
             (iid, m.assignment.iter().map(|p| p.partition).collect())
         })
         .collect();

@@ -236,7 +236,7 @@ impl Recorder {
             {
                 if let Some(name) = self.binds.get(request) {
                     if !r.member_id.is_empty() && !self.names.contains_key(r.member_id.as_str()) {
-                        self.names.insert(r.member_id.0.clone(), name.clone());
+                        self.names.insert(r.member_id.to_string(), name.clone());
                     }
                 }
             }
@@ -294,14 +294,14 @@ impl Recorder {
         match request {
             Request::JoinGroup(j) => {
                 let base = match &j.group_instance_id {
-                    Some(i) => i.0.clone(),
+                    Some(i) => i.to_string(),
                     None => j.client_id.clone(),
                 };
                 let bind = self.fresh_name(&base);
                 self.binds.insert(index, bind.clone());
                 step.join = Some(JoinSpec {
                     member_id: self.name_of(j.member_id.as_str()),
-                    group_instance_id: j.group_instance_id.as_ref().map(|i| i.0.clone()),
+                    group_instance_id: j.group_instance_id.as_ref().map(|i| i.to_string()),
                     version: j.version,
                     protocols: j
                         .protocols
@@ -325,7 +325,7 @@ impl Recorder {
                 step.sync = Some(SyncSpec {
                     member_id: self.name_of(x.member_id.as_str()),
                     generation_id: x.generation_id,
-                    group_instance_id: x.group_instance_id.as_ref().map(|i| i.0.clone()),
+                    group_instance_id: x.group_instance_id.as_ref().map(|i| i.to_string()),
                     assignments: x
                         .assignments
                         .iter()
@@ -344,14 +344,14 @@ impl Recorder {
                 step.heartbeat = Some(HeartbeatSpec {
                     member_id: self.name_of(x.member_id.as_str()),
                     generation_id: x.generation_id,
-                    group_instance_id: x.group_instance_id.as_ref().map(|i| i.0.clone()),
+                    group_instance_id: x.group_instance_id.as_ref().map(|i| i.to_string()),
                 });
             }
             Request::OffsetCommit(x) => {
                 step.commit = Some(CommitSpec {
                     member_id: self.name_of(x.member_id.as_str()),
                     generation_id: x.generation_id,
-                    group_instance_id: x.group_instance_id.as_ref().map(|i| i.0.clone()),
+                    group_instance_id: x.group_instance_id.as_ref().map(|i| i.to_string()),
                     offsets: x
                         .offsets
                         .iter()
@@ -367,7 +367,7 @@ impl Recorder {
                         .iter()
                         .map(|m| LeaveMemberSpec {
                             member_id: self.name_of(m.member_id.as_str()),
-                            group_instance_id: m.group_instance_id.as_ref().map(|i| i.0.clone()),
+                            group_instance_id: m.group_instance_id.as_ref().map(|i| i.to_string()),
                         })
                         .collect(),
                 });

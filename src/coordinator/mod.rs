@@ -309,7 +309,7 @@ impl Coordinator {
         self.rng.fill_bytes(&mut bytes);
         let uuid = uuid::Builder::from_random_bytes(bytes).into_uuid();
         let prefix = iid.map_or(client_id, |i| i.as_str());
-        MemberId(format!("{prefix}-{}", uuid.hyphenated()))
+        MemberId::from(format!("{prefix}-{}", uuid.hyphenated()))
     }
 
     // ---- timers ---------------------------------------------------------------

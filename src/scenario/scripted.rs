@@ -58,7 +58,7 @@ impl Cast {
                     Some(name) => (name, false),
                     None => {
                         let wanted = match (&r.group_instance_id, bind) {
-                            (Some(iid), _) => iid.0.clone(),
+                            (Some(iid), _) => iid.to_string(),
                             (None, Some(b)) => b.to_string(),
                             (None, None) => {
                                 self.dynamic += 1;
@@ -67,7 +67,7 @@ impl Cast {
                         };
                         let name = unique(world, wanted);
                         if let Some(iid) = &r.group_instance_id {
-                            self.by_instance.push((iid.0.clone(), name.clone()));
+                            self.by_instance.push((iid.to_string(), name.clone()));
                         }
                         (name, true)
                     }
@@ -84,7 +84,7 @@ impl Cast {
                     _ => None,
                 };
                 let name = who.and_then(|(member, instance)| {
-                    self.of_member(&member.0, instance.as_ref().map(|i| i.0.as_str()))
+                    self.of_member(&member.0, instance.as_ref().map(|i| i.as_str()))
                 });
                 match name {
                     Some(n) => (n, false),

@@ -285,7 +285,7 @@ impl ClientConfig {
             group_instance_id: self
                 .group_instance_id
                 .as_ref()
-                .map(|i| GroupInstanceId(format!("{i}-{t}"))),
+                .map(|i| GroupInstanceId::from(format!("{i}-{t}"))),
             streams_instance: Some(self.name.clone()),
             ..self.clone()
         }
@@ -548,7 +548,7 @@ mod tests {
         let names: Vec<(String, Option<String>, Option<String>)> = clients_of(&file)
             .into_iter()
             .map(|c| {
-                let iid = c.config.group_instance_id.map(|i| i.0);
+                let iid = c.config.group_instance_id.map(|i| i.to_string());
                 (c.config.name, iid, c.config.streams_instance)
             })
             .collect();

@@ -13,7 +13,7 @@ use serde_json::{json, Map, Value};
 
 fn iid(i: &Option<GroupInstanceId>) -> Value {
     i.as_ref()
-        .map_or(Value::Null, |i| Value::String(i.0.clone()))
+        .map_or(Value::Null, |i| Value::String(i.to_string()))
 }
 
 fn opt(s: &Option<String>) -> Value {
@@ -110,7 +110,7 @@ pub fn group_line(at_ms: u64, after: &str, group: &GroupLine) -> Value {
     let statics: Map<String, Value> = group
         .static_members
         .iter()
-        .map(|(i, m)| (i.0.clone(), json!(m)))
+        .map(|(i, m)| (i.to_string(), json!(m)))
         .collect();
     line.insert("static_members".into(), Value::Object(statics));
     line.insert("pending_members".into(), json!(group.pending_members));

@@ -110,7 +110,7 @@ impl World {
     /// An immutable view for the UI.
     pub fn snapshot(&self) -> Snapshot {
         let g = self.coordinator.group();
-        let leader = g.and_then(|g| g.leader_id.as_ref()).map(|l| l.0.clone());
+        let leader = g.and_then(|g| g.leader_id.as_ref()).map(|l| l.to_string());
         let metrics = self.metrics();
         Snapshot {
             now_ms: self.now_ms,
@@ -124,7 +124,7 @@ impl World {
             protocol_name: g.and_then(|g| g.protocol_name.clone()),
             instances: self.instance_rows(),
             pending_members: g
-                .map(|g| g.pending_members.iter().map(|m| m.0.clone()).collect())
+                .map(|g| g.pending_members.iter().map(|m| m.to_string()).collect())
                 .unwrap_or_default(),
             consumers: self.consumer_views(),
             partitions: self.partition_views(&metrics),
@@ -147,13 +147,13 @@ impl World {
             .static_members
             .iter()
             .map(|(iid, mid)| InstanceRow {
-                instance_id: iid.0.clone(),
-                member_id: mid.0.clone(),
+                instance_id: iid.to_string(),
+                member_id: mid.to_string(),
                 consumer: self.name_of(mid.as_str()),
                 history: self
                     .instance_history
                     .get(iid)
-                    .map(|h| h.iter().map(|m| m.0.clone()).collect())
+                    .map(|h| h.iter().map(|m| m.to_string()).collect())
                     .unwrap_or_default(),
             })
             .collect();
@@ -161,10 +161,10 @@ impl World {
         for (iid, h) in &self.instance_history {
             if !g.static_members.contains_key(iid) {
                 rows.push(InstanceRow {
-                    instance_id: iid.0.clone(),
+                    instance_id: iid.to_string(),
                     member_id: String::new(),
                     consumer: h.last().and_then(|m| self.name_of(m.as_str())),
-                    history: h.iter().map(|m| m.0.clone()).collect(),
+                    history: h.iter().map(|m| m.to_string()).collect(),
                 });
             }
         }
@@ -184,8 +184,8 @@ impl World {
                 ConsumerView {
                     index,
                     name: c.config.name.clone(),
-                    instance_id: c.config.group_instance_id.as_ref().map(|i| i.0.clone()),
-                    member_id: c.member_id.0.clone(),
+                    instance_id: c.config.group_instance_id.as_ref().map(|i| i.to_string()),
+                    member_id: c.member_id.to_string(),
                     state: c.state,
                     fatal_error: c.fatal_error,
                     owned: c.owned.clone(),

@@ -79,7 +79,7 @@ fn views_of(state: &AppState, indices: &[usize]) -> Vec<LogView> {
                     event
                         .member_ids()
                         .into_iter()
-                        .map(|m| m.0.clone())
+                        .map(|m| m.to_string())
                         .collect(),
                     e.consumer.or_else(|| world.subject_of(event)),
                 ),
