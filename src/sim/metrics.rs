@@ -222,6 +222,14 @@ impl Metrics {
         self.partition_unavailable_ms += unheld_ms;
     }
 
+    /// Unavailable ms of each partition of `topic` (by partition number; a
+    /// partition past the end has none), as of the last settlement.
+    pub fn topic_unavailable_ms(&self, topic: &str) -> &[u64] {
+        self.per_partition_unavailable_ms
+            .get(topic)
+            .map_or(&[], Vec::as_slice)
+    }
+
     /// Unavailable ms of one partition, as of the last settlement.
     pub fn unavailable_ms(&self, p: &TopicPartition) -> u64 {
         self.per_partition_unavailable_ms

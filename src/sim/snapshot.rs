@@ -6,7 +6,7 @@ use super::event::LogEntry;
 use super::metrics::Metrics;
 use super::world::{Sender, SimEvent, World};
 use crate::coordinator::{Api, ErrorCode, GroupState, TimerKey, TopicPartition};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// One row of the instance-id → member-id map.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -226,8 +226,12 @@ impl World {
     }
 
     fn partition_views(&self, metrics: &Metrics) -> Vec<PartitionView> {
-        // Owners and holders are looked up once, not per partition.
-        let mut owners: BTreeMap<&TopicPartition, String> = BTreeMap::new();
+        // Every partition of the topics has a slot, in the grid's order
+        // (topic by topic, partitions in order); owners, holders and moves
+        // are marked in slots, so a snapshot costs the same per partition
+        // whatever the group's size, with no map built per partition.
+        let slots = Slots::new(&self.topics);
+        let mut owners: Vec<Option<String>> = vec![None; slots.len];
         if let Some(g) = self.coordinator.group() {
             for m in &g.members {
                 let Some(name) = self
@@ -236,35 +240,39 @@ impl World {
                 else {
                     continue;
                 };
-                for p in &m.assignment {
-                    owners.insert(p, name.clone());
+                for i in m.assignment.iter().filter_map(|p| slots.of(p)) {
+                    owners[i] = Some(name.clone());
                 }
             }
         }
-        let held: BTreeSet<&TopicPartition> = crate::ordered::set_of(
-            self.clients
-                .iter()
-                .filter(|c| c.state.is_running())
-                .flat_map(|c| c.owned.iter()),
-        );
-        let moved: BTreeSet<&TopicPartition> =
-            crate::ordered::set_of(self.metrics.last_moved.iter());
+        let mut held = vec![false; slots.len];
+        for c in self.clients.iter().filter(|c| c.state.is_running()) {
+            for i in c.owned.iter().filter_map(|p| slots.of(p)) {
+                held[i] = true;
+            }
+        }
+        let mut moved = vec![false; slots.len];
+        for i in self.metrics.last_moved.iter().filter_map(|p| slots.of(p)) {
+            moved[i] = true;
+        }
         let offsets = self
             .coordinator
             .group()
             .map(|g| &g.offsets)
             .filter(|_| self.clients.iter().any(|c| c.scripted));
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(slots.len);
+        let mut owners = owners.into_iter();
         for (topic, &n) in &self.topics {
             let name = crate::ids::Topic::from(topic);
+            let unavailable = metrics.topic_unavailable_ms(topic);
             for partition in 0..n {
                 let tp = TopicPartition::new(&name, partition);
+                let i = out.len();
                 out.push(PartitionView {
-                    // Each partition is read once: its owner's name moves out.
-                    owner: owners.remove(&tp),
-                    consuming: held.contains(&tp),
-                    moved: moved.contains(&tp),
-                    unavailable_ms: metrics.unavailable_ms(&tp),
+                    owner: owners.next().flatten(),
+                    consuming: held[i],
+                    moved: moved[i],
+                    unavailable_ms: unavailable.get(partition as usize).copied().unwrap_or(0),
                     committed: offsets.and_then(|o| o.get(&tp).copied()),
                     partition: tp,
                 });
@@ -326,5 +334,134 @@ impl World {
             out.push(view);
         }
         out
+    }
+}
+
+/// Where each partition of `topics` sits in the snapshot's list of
+/// partitions: topic by topic in name order, partitions in order.
+struct Slots<'a> {
+    /// Each topic's name, first slot and partition count, in name order.
+    topics: Vec<(&'a str, usize, u32)>,
+    len: usize,
+}
+
+impl<'a> Slots<'a> {
+    fn new(topics: &'a BTreeMap<String, u32>) -> Self {
+        let mut len = 0;
+        let topics = topics
+            .iter()
+            .map(|(name, &n)| {
+                let first = len;
+                len += n as usize;
+                (name.as_str(), first, n)
+            })
+            .collect();
+        Slots { topics, len }
+    }
+
+    /// The slot of `p`, if its topic is known and has that partition.
+    fn of(&self, p: &TopicPartition) -> Option<usize> {
+        let t = self
+            .topics
+            .binary_search_by(|(name, _, _)| (*name).cmp(&*p.topic))
+            .ok()?;
+        let (_, first, n) = self.topics[t];
+        (p.partition < n).then(|| first + p.partition as usize)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    /// The partitions as the snapshot listed them before slots: owners,
+    /// holders and moves looked up in maps, one partition at a time.
+    fn by_maps(w: &World) -> Vec<PartitionView> {
+        let metrics = w.metrics();
+        let mut owners: BTreeMap<&TopicPartition, String> = BTreeMap::new();
+        if let Some(g) = w.coordinator.group() {
+            for m in &g.members {
+                let Some(name) = w
+                    .name_of(m.member_id.as_str())
+                    .or_else(|| w.awaiting_its_member_id(m.group_instance_id.as_ref()?, g))
+                else {
+                    continue;
+                };
+                for p in &m.assignment {
+                    owners.insert(p, name.clone());
+                }
+            }
+        }
+        let held: BTreeSet<&TopicPartition> = w
+            .clients
+            .iter()
+            .filter(|c| c.state.is_running())
+            .flat_map(|c| c.owned.iter())
+            .collect();
+        let moved: BTreeSet<&TopicPartition> = w.metrics.last_moved.iter().collect();
+        let offsets = w
+            .coordinator
+            .group()
+            .map(|g| &g.offsets)
+            .filter(|_| w.clients.iter().any(|c| c.scripted));
+        let mut out = Vec::new();
+        for (topic, &n) in &w.topics {
+            for partition in 0..n {
+                let tp = TopicPartition::new(topic.as_str(), partition);
+                out.push(PartitionView {
+                    owner: owners.remove(&tp),
+                    consuming: held.contains(&tp),
+                    moved: moved.contains(&tp),
+                    unavailable_ms: metrics.unavailable_ms(&tp),
+                    committed: offsets.and_then(|o| o.get(&tp).copied()),
+                    partition: tp,
+                });
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_partitions_are_those_the_maps_gave_at_every_step_of_random_runs() {
+        let mut compared = 0;
+        for seed in 0..60 {
+            let file = crate::scenario::testgen::simulation(seed);
+            let mut w = crate::scenario::simulation::world_of(&file, file.seed).unwrap();
+            let mut n = 0;
+            loop {
+                if n % 7 == 0 {
+                    let got = w.partition_views(&w.metrics());
+                    assert_eq!(got, by_maps(&w), "seed {seed}, step {n}");
+                    compared += got.len();
+                }
+                n += 1;
+                if n > 3_000 || !w.step() {
+                    break;
+                }
+            }
+        }
+        assert!(compared > 10_000, "{compared} partitions compared");
+    }
+
+    #[test]
+    fn a_slot_is_found_for_known_partitions_only() {
+        let topics: BTreeMap<String, u32> = [
+            ("b".to_string(), 2),
+            ("a".to_string(), 3),
+            ("c".to_string(), 0),
+        ]
+        .into();
+        let slots = Slots::new(&topics);
+        assert_eq!(slots.len, 5);
+        let at = |t: &str, p| slots.of(&TopicPartition::new(t, p));
+        assert_eq!(
+            (at("a", 0), at("a", 2), at("b", 0), at("b", 1)),
+            (Some(0), Some(2), Some(3), Some(4))
+        );
+        assert_eq!(
+            (at("a", 3), at("b", 2), at("c", 0), at("d", 0)),
+            (None, None, None, None)
+        );
     }
 }
