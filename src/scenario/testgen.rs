@@ -232,6 +232,75 @@ mod tests {
         }
     }
 
+    /// `World::log_text` keeps each entry's sentence: it is the narrator's,
+    /// written once per entry, and a clone (a checkpoint, a fork) still has
+    /// the sentences written before it was made.
+    #[test]
+    fn a_worlds_log_texts_are_the_narrators_written_once() {
+        use std::cell::Cell;
+        for seed in 0..10 {
+            let file = super::simulation(seed);
+            let mut w = crate::scenario::simulation::world_of(&file, file.seed).unwrap();
+            for _ in 0..300 {
+                if !w.step() {
+                    break;
+                }
+            }
+            let written = Cell::new(0);
+            let count = |e: &crate::sim::LogEntry, c: &[crate::sim::Client]| {
+                written.set(written.get() + 1);
+                crate::narrate::entry(e, c)
+            };
+            let n = w.log().len();
+            for i in (0..n).rev() {
+                assert_eq!(
+                    *w.log_text(i, count),
+                    crate::narrate::entry(&w.log()[i], w.clients()),
+                    "seed {seed}, entry {i}"
+                );
+            }
+            assert_eq!(written.get(), n);
+            let copy = w.clone();
+            for i in 0..n {
+                w.log_text(i, count);
+                copy.log_text(i, count);
+            }
+            assert_eq!(written.get(), n, "seed {seed}: written again");
+            // Entries logged after the clone are written for it alone.
+            let mut copy = copy;
+            while copy.log().len() == n && copy.step() {}
+            if copy.log().len() > n {
+                assert_eq!(
+                    *copy.log_text(n, count),
+                    crate::narrate::entry(&copy.log()[n], copy.clients())
+                );
+                assert_eq!(written.get(), n + 1);
+            }
+        }
+    }
+
+    /// The snapshot's partitions (marked in slots) are those the maps gave
+    /// (`World::partition_views_by_maps`), at every 7th step of random runs.
+    #[test]
+    fn the_snapshots_partitions_are_those_the_maps_gave() {
+        let mut compared = 0;
+        for seed in 0..40 {
+            let file = super::simulation(seed);
+            let mut w = crate::scenario::simulation::world_of(&file, file.seed).unwrap();
+            for n in 0..1_500 {
+                if n % 7 == 0 {
+                    let got = w.snapshot().partitions;
+                    assert_eq!(got, w.partition_views_by_maps(), "seed {seed}, step {n}");
+                    compared += got.len();
+                }
+                if !w.step() {
+                    break;
+                }
+            }
+        }
+        assert!(compared > 10_000, "{compared} partitions compared");
+    }
+
     /// `to_json` goes through a `Value` to share the compact writer; its
     /// text is still serde_json's pretty text of the scenario itself.
     #[test]

@@ -104,6 +104,9 @@ pub struct World {
     next_request: RequestId,
     request_counts: IdMap<Requester, u64>,
     pub(super) log: Vec<LogEntry>,
+    /// The sentences written for log entries so far, by index
+    /// ([`Self::log_text`]); a clone keeps them, as its log is the same.
+    log_texts: std::cell::RefCell<Vec<Option<std::sync::Arc<str>>>>,
     trace: Vec<TraceRecord>,
     /// Whether trace records are kept (the CLI does; the UI does not need them).
     tracing: bool,
@@ -168,6 +171,7 @@ impl World {
             next_request: 0,
             request_counts: IdMap::default(),
             log: Vec::new(),
+            log_texts: Default::default(),
             trace: Vec::new(),
             tracing: false,
             logging: true,
@@ -253,6 +257,27 @@ impl World {
     /// The event log so far, oldest first.
     pub fn log(&self) -> &[LogEntry] {
         &self.log
+    }
+
+    /// The sentence `write` gives log entry `i`, written once per world:
+    /// views that show the log again at every step (its newest lines, a
+    /// filter over all of them) read it back instead of writing it again.
+    /// `write` must depend only on the entry and the consumers' names,
+    /// which a world never changes (`narrate::entry`). Panics if there is
+    /// no entry `i`.
+    pub fn log_text(
+        &self,
+        i: usize,
+        write: impl FnOnce(&LogEntry, &[Client]) -> String,
+    ) -> std::sync::Arc<str> {
+        let entry = &self.log[i];
+        let mut texts = self.log_texts.borrow_mut();
+        if texts.len() <= i {
+            texts.resize(self.log.len(), None);
+        }
+        texts[i]
+            .get_or_insert_with(|| write(entry, &self.clients).into())
+            .clone()
     }
 
     /// The run's records so far (empty unless [`Self::set_tracing`] is on).

@@ -623,7 +623,8 @@ impl AppState {
                         .consumer
                         .map(|c| self.world.clients()[c].config.name.to_lowercase())
                         .unwrap_or_default();
-                    crate::narrate::entry(e, self.world.clients())
+                    self.world
+                        .log_text(i, crate::narrate::entry)
                         .to_lowercase()
                         .contains(&f)
                         || who == f

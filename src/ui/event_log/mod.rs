@@ -91,7 +91,7 @@ fn views_of(state: &AppState, indices: &[usize]) -> Vec<LogView> {
                     .and_then(|c| world.clients().get(c.0))
                     .map(|c| c.config.name.clone()),
                 consumer_index: consumer.map(|c| c.0),
-                text: narrate::entry(e, world.clients()),
+                text: world.log_text(i, narrate::entry).to_string(),
                 member_ids,
                 rule_id: e.rule.map(|r| r.id()),
                 section: e.rule.map(|r| r.section()),
