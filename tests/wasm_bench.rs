@@ -262,6 +262,29 @@ async fn open_step_and_back(file: ScenarioFile, at_step: usize) -> (f64, (f64, f
     settle().await;
     let step_ms = median_click_ms(&root, "Step", 21).await;
     let back_ms = median_click_ms(&root, "Step back", 21).await;
+    // With a filter typed, the log searches every entry's sentence.
+    let filter: web_sys::HtmlInputElement = root
+        .query_selector("input[aria-label=\"Filter events\"]")
+        .expect("a selector")
+        .expect("the log's filter")
+        .dyn_into()
+        .expect("an input");
+    filter.set_value("joins");
+    let input = web_sys::InputEvent::new("input").expect("an input event");
+    filter.dispatch_event(&input).expect("dispatched");
+    yew::scheduler::flush().await;
+    settle().await;
+    let filtered_ms = median_click_ms(&root, "Step", 21).await;
+    let count = root
+        .query_selector(".evlog-count")
+        .expect("a selector")
+        .and_then(|e| e.text_content())
+        .unwrap_or_default();
+    console_log!(
+        "bench wasm ui filtered log ({count}): Step {:.1} ms ({:.1} ms laid out) (medians of 21)",
+        filtered_ms.0,
+        filtered_ms.1
+    );
     unmount(app, root);
     (open_ms, step_ms, back_ms)
 }
