@@ -225,6 +225,23 @@ impl World {
             .map(|c| c.config.name.clone())
     }
 
+    /// Each member's stored assignment with the name of the consumer it
+    /// belongs to (members no consumer can be named for are left out).
+    fn named_assignments(&self) -> Vec<(String, &[TopicPartition])> {
+        let Some(g) = self.coordinator.group() else {
+            return Vec::new();
+        };
+        g.members
+            .iter()
+            .filter_map(|m| {
+                let name = self
+                    .name_of(m.member_id.as_str())
+                    .or_else(|| self.awaiting_its_member_id(m.group_instance_id.as_ref()?, g))?;
+                Some((name, m.assignment.as_slice()))
+            })
+            .collect()
+    }
+
     fn partition_views(&self, metrics: &Metrics) -> Vec<PartitionView> {
         // Every partition of the topics has a slot, in the grid's order
         // (topic by topic, partitions in order); owners, holders and moves
@@ -232,17 +249,9 @@ impl World {
         // whatever the group's size, with no map built per partition.
         let slots = Slots::new(&self.topics);
         let mut owners: Vec<Option<String>> = vec![None; slots.len];
-        if let Some(g) = self.coordinator.group() {
-            for m in &g.members {
-                let Some(name) = self
-                    .name_of(m.member_id.as_str())
-                    .or_else(|| self.awaiting_its_member_id(m.group_instance_id.as_ref()?, g))
-                else {
-                    continue;
-                };
-                for i in m.assignment.iter().filter_map(|p| slots.of(p)) {
-                    owners[i] = Some(name.clone());
-                }
+        for (name, assignment) in self.named_assignments() {
+            for i in assignment.iter().filter_map(|p| slots.of(p)) {
+                owners[i] = Some(name.clone());
             }
         }
         let mut held = vec![false; slots.len];
@@ -379,17 +388,9 @@ impl World {
         use std::collections::BTreeSet;
         let metrics = self.metrics();
         let mut owners: BTreeMap<&TopicPartition, String> = BTreeMap::new();
-        if let Some(g) = self.coordinator.group() {
-            for m in &g.members {
-                let Some(name) = self
-                    .name_of(m.member_id.as_str())
-                    .or_else(|| self.awaiting_its_member_id(m.group_instance_id.as_ref()?, g))
-                else {
-                    continue;
-                };
-                for p in &m.assignment {
-                    owners.insert(p, name.clone());
-                }
+        for (name, assignment) in self.named_assignments() {
+            for p in assignment {
+                owners.insert(p, name.clone());
             }
         }
         let held: BTreeSet<&TopicPartition> = self
