@@ -232,9 +232,8 @@ impl Metrics {
 
     /// Unavailable ms of one partition, as of the last settlement.
     pub fn unavailable_ms(&self, p: &TopicPartition) -> u64 {
-        self.per_partition_unavailable_ms
-            .get(&*p.topic)
-            .and_then(|v| v.get(p.partition as usize))
+        self.topic_unavailable_ms(&p.topic)
+            .get(p.partition as usize)
             .copied()
             .unwrap_or(0)
     }
