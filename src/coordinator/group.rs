@@ -73,7 +73,10 @@ pub struct Group {
     pub pending_sync_members: BTreeSet<MemberId>,
     /// Set when a member joins during the first initial delay (spec §5.3).
     pub new_member_added: bool,
-    pub offsets: BTreeMap<TopicPartition, i64>,
+    /// Committed offsets. Only looked up, never listed, so hashed: each
+    /// member commits and fetches its partitions at every rebalance, and a
+    /// B-tree of 10,000 partitions costs a dozen comparisons per lookup.
+    pub offsets: IdMap<TopicPartition, i64>,
     /// Where each member sits in `members`, so a heartbeat finds its member
     /// without scanning the group. Kept by [`Group::add`], [`Group::remove`]
     /// and [`Group::rename`]; a lookup checks the slot it is given.
@@ -137,7 +140,7 @@ impl Group {
             pending_members: Vec::new(),
             pending_sync_members: BTreeSet::new(),
             new_member_added: false,
-            offsets: BTreeMap::new(),
+            offsets: IdMap::default(),
             index: IdMap::default(),
             tally: Tally::default(),
         }

@@ -50,6 +50,11 @@ pub struct Metrics {
     /// The consumers' names, by their index in the world.
     #[serde(skip)]
     owner_names: Vec<String>,
+    /// Per owner (an index into `owner_names`), what was charged to it and
+    /// not yet added to `per_consumer`: counting by index spares a lookup
+    /// by name per partition; [`Metrics::settled`] adds these up by name.
+    #[serde(skip)]
+    by_owner: Vec<ConsumerMetrics>,
     /// The partitions that moved in the last stored assignment.
     pub last_moved: Vec<TopicPartition>,
     pub last_assignment_generation: i32,
@@ -170,9 +175,9 @@ impl Metrics {
             .owner_grid
             .get(&*p.topic)
             .and_then(|o| o.get(i).copied().flatten())
-            .and_then(|o| self.owner_names.get(o));
-        match owner.and_then(|o| self.per_consumer.get_mut(o)) {
-            Some(m) => m.unavailable_ms += dt,
+            .filter(|&o| o < self.owner_names.len());
+        match owner {
+            Some(o) => self.owner_figures(o).unavailable_ms += dt,
             None => self.unassigned_unavailable_ms += dt,
         }
     }
@@ -202,7 +207,21 @@ impl Metrics {
     pub fn settled(&self, now_ms: u64) -> Metrics {
         let mut m = self.clone();
         m.settle(now_ms);
+        for (o, figures) in std::mem::take(&mut m.by_owner).into_iter().enumerate() {
+            let sum = m.per_consumer.entry(m.owner_names[o].clone()).or_default();
+            sum.partitions_gained += figures.partitions_gained;
+            sum.partitions_lost += figures.partitions_lost;
+            sum.unavailable_ms += figures.unavailable_ms;
+        }
         m
+    }
+
+    /// The figures charged to owner `o` since they were last added up.
+    fn owner_figures(&mut self, o: usize) -> &mut ConsumerMetrics {
+        if self.by_owner.len() <= o {
+            self.by_owner.resize(o + 1, ConsumerMetrics::default());
+        }
+        &mut self.by_owner[o]
     }
 
     /// Adds `dt` ms for every partition no running consumer holds: the
@@ -299,6 +318,9 @@ impl Metrics {
     /// (given to another consumer, or to nobody).
     fn count_moves(&mut self, owners: &BTreeMap<String, Vec<Option<usize>>>) {
         self.last_moved.clear();
+        // Owners are indices into `owner_names`.
+        let owners_now = self.owner_names.len().max(self.by_owner.len());
+        self.by_owner.resize(owners_now, ConsumerMetrics::default());
         for (topic, row) in &self.owner_grid {
             let topic_name = Topic::from(topic);
             for (i, old) in row.iter().enumerate() {
@@ -312,16 +334,9 @@ impl Metrics {
                 self.partition_moves += 1;
                 self.last_moved
                     .push(TopicPartition::new(&topic_name, i as u32));
-                let name = &self.owner_names[old];
-                self.per_consumer
-                    .entry(name.clone())
-                    .or_default()
-                    .partitions_lost += 1;
+                self.by_owner[old].partitions_lost += 1;
                 if let Some(n) = new {
-                    self.per_consumer
-                        .entry(self.owner_names[n].clone())
-                        .or_default()
-                        .partitions_gained += 1;
+                    self.by_owner[n].partitions_gained += 1;
                 }
             }
         }

@@ -10,6 +10,7 @@
 pub mod client;
 pub mod event;
 pub mod invariants;
+mod member_index;
 pub mod metrics;
 pub mod network;
 mod script;

@@ -102,6 +102,7 @@ impl World {
                 let c = &mut self.clients[index];
                 let actions = c.observe_request(&request);
                 let incarnation = c.incarnation;
+                self.reindex(index);
                 for action in actions {
                     self.log_event(WorldEvent::Client(action), None, Some(index));
                 }
@@ -170,6 +171,7 @@ impl World {
                 } else {
                     c.observe_response(response)
                 };
+                self.reindex(index);
                 for action in actions {
                     self.log_event(WorldEvent::Client(action), None, Some(index));
                 }

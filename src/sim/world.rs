@@ -18,6 +18,22 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
+/// Up to this many partitions held before and after, a consumer's change of
+/// holdings is found by comparing the lists pairwise (a consumer usually
+/// holds a few partitions), not by building two ordered sets.
+const SMALL_HOLDINGS: usize = 64;
+
+/// The distinct partitions of `a` that `b` does not have (both short lists).
+fn only_in<'a>(a: &'a [TopicPartition], b: &[TopicPartition]) -> Vec<&'a TopicPartition> {
+    let mut out = Vec::new();
+    for (i, p) in a.iter().enumerate() {
+        if !a[..i].contains(p) && !b.contains(p) {
+            out.push(p);
+        }
+    }
+    out
+}
+
 /// How many delivered messages the world remembers for the message flow.
 pub const RECENT_MESSAGES: usize = 200;
 
@@ -145,6 +161,8 @@ pub struct World {
     /// a stream of its own (the coordinator's draws member ids).
     rng: ChaCha8Rng,
     network: Network,
+    /// Which consumer each member id belongs to ([`Self::client_of`]).
+    members: super::member_index::MemberIndex,
 }
 
 impl World {
@@ -191,7 +209,11 @@ impl World {
             rng,
             network,
             topics,
+            members: Default::default(),
         };
+        for index in 0..world.clients.len() {
+            world.reindex(ConsumerId(index));
+        }
         world.held = vec![Vec::new(); world.clients.len()];
         world.paused_until = vec![0; world.clients.len()];
         world.slow_next = vec![None; world.clients.len()];
@@ -248,10 +270,12 @@ impl World {
             .entry(client.config.name.clone())
             .or_default();
         self.clients.push(client);
+        let index = ConsumerId(self.clients.len() - 1);
+        self.reindex(index);
         self.held.push(Vec::new());
         self.paused_until.push(0);
         self.slow_next.push(None);
-        ConsumerId(self.clients.len() - 1)
+        index
     }
 
     /// The event log so far, oldest first.
@@ -773,6 +797,20 @@ impl World {
 
     /// The client whose current or past member id this is.
     pub fn client_of(&self, member_id: &MemberId) -> Option<ConsumerId> {
+        let found = self.members.lookup(member_id);
+        #[cfg(debug_assertions)]
+        assert_eq!(
+            found,
+            self.scan_client_of(member_id),
+            "the member index disagrees with the consumers on {member_id:?}"
+        );
+        found
+    }
+
+    /// [`Self::client_of`] by a scan of the consumers: what the index must
+    /// answer (checked in debug builds, so every test checks it).
+    #[cfg(debug_assertions)]
+    fn scan_client_of(&self, member_id: &MemberId) -> Option<ConsumerId> {
         self.clients
             .iter()
             .position(|c| &c.member_id == member_id)
@@ -782,6 +820,12 @@ impl World {
                     .position(|c| c.past_member_ids.contains(member_id))
             })
             .map(ConsumerId)
+    }
+
+    /// Tells the member index consumer `index`'s ids (after anything that
+    /// may have changed them).
+    pub(super) fn reindex(&mut self, index: ConsumerId) {
+        self.members.update(index, &self.clients[index]);
     }
 
     /// Runs `f` on consumer `index` and carries out the effects it returns;
@@ -794,6 +838,7 @@ impl World {
     /// What follows a consumer's reaction: the metrics learn what it now
     /// consumes, and its effects are carried out.
     fn after_drive(&mut self, index: ConsumerId, effects: Vec<Effect>) {
+        self.reindex(index);
         if let Some(kind) = super::invariants::check_consumer(&self.clients[index]) {
             let v = Violation {
                 at_ms: self.now_ms,
@@ -818,12 +863,21 @@ impl World {
         if told.as_slice() == now {
             return;
         }
-        let before: BTreeSet<&TopicPartition> = crate::ordered::set_of(told.iter());
-        let after: BTreeSet<&TopicPartition> = crate::ordered::set_of(now.iter());
-        for p in before.difference(&after) {
+        // Each partition's figures are its own, so the order of the calls
+        // does not matter; what matters is that each distinct partition is
+        // released or held once.
+        let (released, held) = if told.len() + now.len() <= SMALL_HOLDINGS {
+            (only_in(told, now), only_in(now, told))
+        } else {
+            let before: BTreeSet<&TopicPartition> = crate::ordered::set_of(told.iter());
+            let after: BTreeSet<&TopicPartition> = crate::ordered::set_of(now.iter());
+            let released = before.difference(&after).copied().collect();
+            (released, after.difference(&before).copied().collect())
+        };
+        for p in released {
             self.metrics.release(self.now_ms, p);
         }
-        for p in after.difference(&before) {
+        for p in held {
             self.metrics.hold(self.now_ms, p);
         }
         *told = now.to_vec();
