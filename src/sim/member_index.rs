@@ -113,8 +113,8 @@ mod tests {
     fn answers_what_a_scan_answers_as_ids_change() {
         let mut clients = vec![client("", &[]), client("", &[]), client("b", &["a"])];
         let mut index = MemberIndex::default();
-        for i in 0..clients.len() {
-            index.update(ConsumerId(i), &clients[i]);
+        for (i, c) in clients.iter().enumerate() {
+            index.update(ConsumerId(i), c);
         }
         let ids = ["", "a", "b", "c", "d", "e"].map(MemberId::from);
         let check = |index: &MemberIndex, clients: &[Client]| {
