@@ -200,18 +200,84 @@ fn check_parked(g: &Group, out: &mut Vec<ViolationKind>) {
 /// One owner per partition; eager assignors cover every subscribed
 /// partition; cooperative ones hold back only what must be revoked first.
 fn check_ownership(world: &World, g: &Group, out: &mut Vec<ViolationKind>) {
-    let mut owners: BTreeMap<&TopicPartition, usize> = BTreeMap::new();
-    for p in g.members.iter().flat_map(|m| &m.assignment) {
-        *owners.entry(p).or_insert(0) += 1;
+    let topics = world.topics_at_assignment();
+    let (shared, unowned) = match OwnerCounts::of(g, topics) {
+        Some(counts) => (
+            counts.shared(),
+            unowned_partition(g, topics, |p| counts.owners(p) > 0),
+        ),
+        // A partition outside the topics' metadata: count in a map.
+        None => {
+            let mut owners: BTreeMap<&TopicPartition, usize> = BTreeMap::new();
+            for p in g.members.iter().flat_map(|m| &m.assignment) {
+                *owners.entry(p).or_insert(0) += 1;
+            }
+            let shared = owners
+                .iter()
+                .find(|(_, &n)| n > 1)
+                .map(|(p, _)| (*p).clone());
+            (
+                shared,
+                unowned_partition(g, topics, |p| owners.contains_key(p)),
+            )
+        }
+    };
+    if let Some(p) = shared {
+        out.push(ViolationKind::SharedPartition(p, g.generation_id));
     }
-    if let Some((p, _)) = owners.iter().find(|(_, &n)| n > 1) {
-        out.push(ViolationKind::SharedPartition(
-            (*p).clone(),
-            g.generation_id,
-        ));
-    }
-    if let Some(p) = unowned_partition(g, world.topics_at_assignment(), &owners) {
+    if let Some(p) = unowned {
         out.push(ViolationKind::UnownedPartition(p, g.generation_id));
+    }
+}
+
+/// How many members each partition is assigned to, per topic of the
+/// metadata the assignment was planned with (in name order, as
+/// [`TopicPartition`]s sort), by partition number: counting 10,000
+/// partitions at every rebalance costs no comparisons of names.
+struct OwnerCounts<'a> {
+    topics: Vec<(&'a str, Vec<u32>)>,
+}
+
+impl<'a> OwnerCounts<'a> {
+    /// `None` when an assignment names a partition the metadata lacks.
+    fn of(g: &Group, topics: &'a BTreeMap<String, u32>) -> Option<Self> {
+        let mut counts = OwnerCounts {
+            topics: topics
+                .iter()
+                .map(|(t, &n)| (t.as_str(), vec![0; n as usize]))
+                .collect(),
+        };
+        let mut last: Option<(&crate::ids::Topic, usize)> = None;
+        for p in g.members.iter().flat_map(|m| &m.assignment) {
+            let t = match last {
+                Some((topic, t)) if *topic == p.topic => t,
+                _ => {
+                    let t = counts.topic(&p.topic)?;
+                    last = Some((&p.topic, t));
+                    t
+                }
+            };
+            *counts.topics[t].1.get_mut(p.partition as usize)? += 1;
+        }
+        Some(counts)
+    }
+
+    fn topic(&self, name: &str) -> Option<usize> {
+        self.topics.binary_search_by(|(t, _)| (*t).cmp(name)).ok()
+    }
+
+    fn owners(&self, p: &TopicPartition) -> u32 {
+        self.topic(&p.topic)
+            .and_then(|t| self.topics[t].1.get(p.partition as usize).copied())
+            .unwrap_or(0)
+    }
+
+    /// The first partition, in order, with more than one owner.
+    fn shared(&self) -> Option<TopicPartition> {
+        self.topics.iter().find_map(|(topic, counts)| {
+            let i = counts.iter().position(|&n| n > 1)?;
+            Some(TopicPartition::new(*topic, i as u32))
+        })
     }
 }
 
@@ -226,7 +292,7 @@ fn check_ownership(world: &World, g: &Group, out: &mut Vec<ViolationKind>) {
 fn unowned_partition(
     g: &Group,
     topics: &BTreeMap<String, u32>,
-    owners: &BTreeMap<&TopicPartition, usize>,
+    owned: impl Fn(&TopicPartition) -> bool,
 ) -> Option<TopicPartition> {
     let protocol = g.protocol_name.clone().unwrap_or_default();
     let cooperative = AssignorKind::from_name(&protocol).is_some_and(|k| k.is_cooperative());
@@ -244,7 +310,7 @@ fn unowned_partition(
         let name = crate::ids::Topic::from(topic);
         (0..n)
             .map(|i| TopicPartition::new(&name, i))
-            .find(|p| !owners.contains_key(p) && !revoking.contains(p))
+            .find(|p| !owned(p) && !revoking.contains(p))
     })
 }
 
@@ -308,7 +374,34 @@ mod tests {
             *owners.entry(p).or_insert(0) += 1;
         }
         let topics = BTreeMap::from([("t".to_string(), 4)]);
-        unowned_partition(&g, &topics, &owners)
+        let counts = OwnerCounts::of(&g, &topics).expect("every partition in the metadata");
+        let counted = unowned_partition(&g, &topics, |p| counts.owners(p) > 0);
+        assert_eq!(
+            counted,
+            unowned_partition(&g, &topics, |p| owners.contains_key(p))
+        );
+        counted
+    }
+
+    #[test]
+    fn owner_counts_name_the_first_shared_partition_and_give_way_outside_the_metadata() {
+        let mut g = group(3);
+        let tp = |t: &str, ps: &[u32]| ps.iter().map(|&i| TopicPartition::new(t, i)).collect();
+        g.members[0].assignment = tp("b", &[0, 3]);
+        g.members[1].assignment = [tp("a", &[1]), tp("b", &[3, 2])].concat();
+        g.members[2].assignment = tp("a", &[1, 0]);
+        let topics = BTreeMap::from([("a".to_string(), 2), ("b".to_string(), 4)]);
+        let counts = OwnerCounts::of(&g, &topics).expect("all in the metadata");
+        // a-1 and b-3 have two owners each; a-1 comes first, as in a map.
+        assert_eq!(counts.shared(), Some(TopicPartition::new("a", 1)));
+        assert_eq!(counts.owners(&TopicPartition::new("b", 1)), 0);
+        assert_eq!(counts.owners(&TopicPartition::new("b", 3)), 2);
+        assert_eq!(counts.owners(&TopicPartition::new("c", 0)), 0);
+        // A partition past the topic's end, or of an unknown topic: no counts.
+        g.members[2].assignment.push(TopicPartition::new("b", 4));
+        assert!(OwnerCounts::of(&g, &topics).is_none());
+        g.members[2].assignment = tp("c", &[0]);
+        assert!(OwnerCounts::of(&g, &topics).is_none());
     }
 
     #[test]
@@ -336,10 +429,10 @@ mod tests {
         g.members[0].protocols = vec![Protocol::new("range", subscription)];
         g.members[0].assignment = vec![TopicPartition::new("t", 0)];
         g.protocol_name = Some("range".into());
-        let owners = BTreeMap::from([(&g.members[0].assignment[0], 1)]);
         let topics = BTreeMap::from([("t".to_string(), 2)]);
+        let counts = OwnerCounts::of(&g, &topics).expect("t-0 is in the metadata");
         assert_eq!(
-            unowned_partition(&g, &topics, &owners),
+            unowned_partition(&g, &topics, |p| counts.owners(p) > 0),
             Some(TopicPartition::new("t", 1))
         );
     }
