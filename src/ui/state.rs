@@ -619,20 +619,42 @@ impl AppState {
             .filter(|&i| {
                 f.is_empty() || {
                     let e = &self.world.log()[i];
-                    let who = e
-                        .consumer
-                        .map(|c| self.world.clients()[c].config.name.to_lowercase())
-                        .unwrap_or_default();
-                    self.world
-                        .log_text(i, crate::narrate::entry)
-                        .to_lowercase()
-                        .contains(&f)
-                        || who == f
+                    let who = e.consumer.map(|c| &*self.world.clients()[c].config.name);
+                    contains_lowercase(&self.world.log_text(i, crate::narrate::entry), &f)
+                        || who.is_some_and(|who| is_lowercase_of(who, &f))
                         || e.rule.is_some_and(|r| r.id().contains(&f))
                 }
             })
             .collect()
     }
+}
+
+/// `hay.to_lowercase().contains(needle)` for a lowercase `needle`, without
+/// writing the lowercase copy when `hay` is ASCII (the log's sentences
+/// nearly always are): the filter reads every entry at every step.
+fn contains_lowercase(hay: &str, needle: &str) -> bool {
+    if !hay.is_ascii() {
+        return hay.to_lowercase().contains(needle);
+    }
+    let (hay, needle) = (hay.as_bytes(), needle.as_bytes());
+    needle.is_empty()
+        || hay.windows(needle.len()).any(|w| {
+            w.iter()
+                .zip(needle)
+                .all(|(a, b)| a.to_ascii_lowercase() == *b)
+        })
+}
+
+/// `text.to_lowercase() == lower`, without the copy when `text` is ASCII.
+fn is_lowercase_of(text: &str, lower: &str) -> bool {
+    if !text.is_ascii() {
+        return text.to_lowercase() == lower;
+    }
+    text.len() == lower.len()
+        && text
+            .bytes()
+            .zip(lower.bytes())
+            .all(|(a, b)| a.to_ascii_lowercase() == b)
 }
 
 fn fresh_world(scenario: &ScenarioFile) -> Result<World, ScenarioError> {

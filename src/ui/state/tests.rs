@@ -195,6 +195,44 @@ fn the_log_filter_matches_text_consumer_names_and_rule_ids() {
 }
 
 #[test]
+fn the_log_filter_matches_as_lowercase_copies_would() {
+    let texts = [
+        "C-1 joined (JoinGroup) — KIP-345",
+        "Ärger: ÉLAN left",
+        "plain",
+        "",
+        "KIP345 kip-345",
+    ];
+    let filters = [
+        "",
+        "c-1",
+        "kip-345",
+        "ärger",
+        "élan",
+        "joined (j",
+        "k",
+        "x",
+        "plain!",
+        "→",
+    ];
+    for text in texts {
+        for f in filters {
+            assert_eq!(
+                contains_lowercase(text, f),
+                text.to_lowercase().contains(f),
+                "{text:?} ∋ {f:?}"
+            );
+            assert_eq!(
+                is_lowercase_of(text, f),
+                text.to_lowercase() == f,
+                "{text:?} = {f:?}"
+            );
+        }
+        assert!(is_lowercase_of(text, &text.to_lowercase()));
+    }
+}
+
+#[test]
 fn an_action_after_the_scripted_end_runs_on_and_replays_the_same() {
     let s = app().reduce(Msg::SetSpeed(120_000)).reduce(Msg::TogglePlay);
     let mut s = run(s, std::iter::repeat_n(Msg::Tick { real_ms: 100 }, 20));
