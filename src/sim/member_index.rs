@@ -7,16 +7,19 @@ use super::client::{Client, ConsumerId};
 use crate::coordinator::MemberId;
 use crate::ids::IdMap;
 
-/// Per member id, the consumers whose current id it is and the consumers
-/// that held it before, each list in index order. A lookup answers what a
-/// scan of the consumers in order answers: the first whose current id it
-/// is, else the first that held it before. Ids are unique in practice, but
-/// a protocol scenario may give one id to two consumers, and the lists keep
-/// the answer exact then too.
+/// Per member id, the first consumer (in index order) whose current id it
+/// is, and the first that held it before. A lookup answers what a scan of
+/// the consumers in order answers: the first whose current id it is, else
+/// the first that held it. Ids are unique in practice, but a protocol
+/// scenario may give one id to two consumers: `holders` counts them, and
+/// when the first lets the id go while others keep it, the consumers are
+/// scanned for the next (only then).
 #[derive(Clone, Debug, Default)]
 pub(super) struct MemberIndex {
-    current: IdMap<MemberId, Vec<ConsumerId>>,
-    past: IdMap<MemberId, Vec<ConsumerId>>,
+    current: IdMap<MemberId, usize>,
+    holders: IdMap<MemberId, usize>,
+    /// Past ids are only ever added, so the first holder only moves down.
+    past: IdMap<MemberId, usize>,
     /// Per consumer: the current id indexed, and how many of its past ids
     /// are (past ids are only ever appended).
     indexed: Vec<Option<(MemberId, usize)>>,
@@ -25,56 +28,63 @@ pub(super) struct MemberIndex {
 impl MemberIndex {
     /// The consumer whose current id `id` is, else the one that held it.
     pub fn lookup(&self, id: &MemberId) -> Option<ConsumerId> {
-        let first = |map: &IdMap<MemberId, Vec<ConsumerId>>| map.get(id)?.first().copied();
-        first(&self.current).or_else(|| first(&self.past))
+        let found = self.current.get(id).or_else(|| self.past.get(id));
+        found.copied().map(ConsumerId)
     }
 
-    /// Brings consumer `index`'s entries up to date with `client`: O(1)
-    /// when its ids did not change, which is nearly always.
-    pub fn update(&mut self, index: ConsumerId, client: &Client) {
-        if self.indexed.len() <= index.0 {
-            self.indexed.resize(index.0 + 1, None);
+    /// Brings consumer `index`'s entries up to date with `clients[index]`:
+    /// O(1) when its ids did not change, which is nearly always.
+    pub fn update(&mut self, index: ConsumerId, clients: &[Client]) {
+        let i = index.0;
+        let client = &clients[i];
+        if self.indexed.len() <= i {
+            self.indexed.resize(i + 1, None);
         }
-        let past_indexed = match &self.indexed[index.0] {
-            Some((id, n)) if *id == client.member_id && *n == client.past_member_ids.len() => {
+        let past_indexed = match self.indexed[i].take() {
+            Some((id, n)) if id == client.member_id && n == client.past_member_ids.len() => {
+                self.indexed[i] = Some((id, n));
                 return;
             }
             Some((id, n)) => {
-                if *id != client.member_id {
-                    let id = id.clone();
-                    remove(&mut self.current, &id, index);
-                    insert(&mut self.current, &client.member_id, index);
+                if id != client.member_id {
+                    self.release(&id, i, clients);
+                    self.hold(&client.member_id, i);
                 }
-                *n
+                n
             }
             None => {
-                insert(&mut self.current, &client.member_id, index);
+                self.hold(&client.member_id, i);
                 0
             }
         };
         for id in &client.past_member_ids[past_indexed.min(client.past_member_ids.len())..] {
-            insert(&mut self.past, id, index);
+            let first = self.past.entry(id.clone()).or_insert(i);
+            *first = (*first).min(i);
         }
-        self.indexed[index.0] = Some((client.member_id.clone(), client.past_member_ids.len()));
+        self.indexed[i] = Some((client.member_id.clone(), client.past_member_ids.len()));
     }
-}
 
-fn insert(map: &mut IdMap<MemberId, Vec<ConsumerId>>, id: &MemberId, index: ConsumerId) {
-    let list = map.entry(id.clone()).or_default();
-    if let Err(at) = list.binary_search(&index) {
-        list.insert(at, index);
+    fn hold(&mut self, id: &MemberId, i: usize) {
+        *self.holders.entry(id.clone()).or_insert(0) += 1;
+        let first = self.current.entry(id.clone()).or_insert(i);
+        *first = (*first).min(i);
     }
-}
 
-fn remove(map: &mut IdMap<MemberId, Vec<ConsumerId>>, id: &MemberId, index: ConsumerId) {
-    let Some(list) = map.get_mut(id) else {
-        return;
-    };
-    if let Ok(at) = list.binary_search(&index) {
-        list.remove(at);
-    }
-    if list.is_empty() {
-        map.remove(id);
+    /// Consumer `i` no longer has `id` as its current id (`clients` shows
+    /// it so already).
+    fn release(&mut self, id: &MemberId, i: usize, clients: &[Client]) {
+        let Some(n) = self.holders.get_mut(id) else {
+            return;
+        };
+        *n -= 1;
+        if *n == 0 {
+            self.holders.remove(id);
+            self.current.remove(id);
+        } else if self.current.get(id) == Some(&i) {
+            let next = clients.iter().position(|c| &c.member_id == id);
+            self.current
+                .insert(id.clone(), next.expect("another holder"));
+        }
     }
 }
 
@@ -113,8 +123,8 @@ mod tests {
     fn answers_what_a_scan_answers_as_ids_change() {
         let mut clients = vec![client("", &[]), client("", &[]), client("b", &["a"])];
         let mut index = MemberIndex::default();
-        for (i, c) in clients.iter().enumerate() {
-            index.update(ConsumerId(i), c);
+        for i in 0..clients.len() {
+            index.update(ConsumerId(i), &clients);
         }
         let ids = ["", "a", "b", "c", "d", "e"].map(MemberId::from);
         let check = |index: &MemberIndex, clients: &[Client]| {
@@ -125,23 +135,26 @@ mod tests {
         check(&index, &clients);
         // Each step changes one consumer's ids as the simulator does: a new
         // current id, the old one kept as past, back to no id, and one id
-        // given to two consumers (a protocol scenario can), then released.
-        let steps: [(usize, &str, Option<&str>); 7] = [
+        // given to two and three consumers (a protocol scenario can), then
+        // let go by the first of them.
+        let steps: [(usize, &str, Option<&str>); 9] = [
             (0, "c", None),
             (1, "c", None),
             (0, "d", Some("c")),
             (2, "", Some("b")),
             (1, "a", Some("c")),
             (2, "e", None),
-            (1, "", None),
+            (0, "e", None),
+            (1, "e", None),
+            (0, "", None),
         ];
         for (i, current, past) in steps {
             clients[i].member_id = MemberId::from(current);
             clients[i].past_member_ids.extend(past.map(MemberId::from));
-            index.update(ConsumerId(i), &clients[i]);
+            index.update(ConsumerId(i), &clients);
             check(&index, &clients);
         }
-        assert_eq!(index.lookup(&MemberId::from("c")), Some(ConsumerId(0)));
+        assert_eq!(index.lookup(&MemberId::from("e")), Some(ConsumerId(1)));
         assert_eq!(index.lookup(&MemberId::from("zzz")), None);
     }
 }

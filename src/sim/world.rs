@@ -825,7 +825,7 @@ impl World {
     /// Tells the member index consumer `index`'s ids (after anything that
     /// may have changed them).
     pub(super) fn reindex(&mut self, index: ConsumerId) {
-        self.members.update(index, &self.clients[index]);
+        self.members.update(index, &self.clients);
     }
 
     /// Runs `f` on consumer `index` and carries out the effects it returns;
