@@ -301,6 +301,30 @@ mod tests {
         assert!(compared > 10_000, "{compared} partitions compared");
     }
 
+    /// The metrics settled a topic at a time are those settled a partition
+    /// at a time (`World::metrics_by_partition`), at every 5th step of
+    /// random runs, and at their ends.
+    #[test]
+    fn the_metrics_settled_by_topic_are_those_settled_by_partition() {
+        let mut compared = 0;
+        for seed in 0..40 {
+            let file = super::simulation(seed);
+            let mut w = crate::scenario::simulation::world_of(&file, file.seed).unwrap();
+            for n in 0..2_000 {
+                let ended = !w.step();
+                if n % 5 == 0 || ended {
+                    let got = w.metrics();
+                    assert_eq!(got, w.metrics_by_partition(), "seed {seed}, step {n}");
+                    compared += usize::from(got.partition_unavailable_ms > 0);
+                }
+                if ended {
+                    break;
+                }
+            }
+        }
+        assert!(compared > 1_000, "{compared} settlements compared");
+    }
+
     /// `to_json` goes through a `Value` to share the compact writer; its
     /// text is still serde_json's pretty text of the scenario itself.
     #[test]

@@ -248,6 +248,13 @@ impl World {
         self.metrics.settled(self.now_ms)
     }
 
+    /// [`Self::metrics`] settled a partition at a time (the reference
+    /// `scenario::testgen`'s tests hold it to).
+    #[cfg(test)]
+    pub(crate) fn metrics_by_partition(&self) -> Metrics {
+        self.metrics.settled_by_partition(self.now_ms)
+    }
+
     /// The generation of the last assignment the metrics stored.
     pub fn last_assignment_generation(&self) -> i32 {
         self.metrics.last_assignment_generation
