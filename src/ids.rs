@@ -356,21 +356,64 @@ pub type IdMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDef
 #[derive(Clone, Copy, Debug, Default)]
 pub struct IdHasher(u64);
 
+impl IdHasher {
+    #[inline]
+    fn mix(&mut self, word: u64) {
+        const K: u64 = 0x517c_c1b7_2722_0a95;
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(K);
+    }
+
+    /// An integer's bytes as [`Hasher::write`] takes them (`to_ne_bytes`,
+    /// the default), but straight: one word a step, the rest a byte a step.
+    #[inline]
+    fn mix_int<const N: usize>(&mut self, bytes: [u8; N]) {
+        if N == 8 && cfg!(target_endian = "little") {
+            let mut word = [0; 8];
+            word.copy_from_slice(&bytes);
+            self.mix(u64::from_le_bytes(word));
+        } else {
+            std::hash::Hasher::write(self, &bytes);
+        }
+    }
+}
+
+// The integer writes give the hash `write` gives their bytes (a test holds
+// them to it), so maps iterate as before; they are written out because the
+// simulator's maps hash integer keys (request ids, consumer indices, enum
+// discriminants) at nearly every event.
 impl std::hash::Hasher for IdHasher {
     fn finish(&self) -> u64 {
         self.0
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        const K: u64 = 0x517c_c1b7_2722_0a95;
         let mut chunks = bytes.chunks_exact(8);
         for c in &mut chunks {
-            let word = u64::from_le_bytes(c.try_into().expect("8 bytes"));
-            self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(K);
+            self.mix(u64::from_le_bytes(c.try_into().expect("8 bytes")));
         }
         for &b in chunks.remainder() {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
+            self.mix(u64::from(b));
         }
+    }
+
+    #[inline]
+    fn write_u8(&mut self, i: u8) {
+        self.mix(u64::from(i));
+    }
+
+    #[inline]
+    fn write_u64(&mut self, i: u64) {
+        self.mix_int(i.to_ne_bytes());
+    }
+
+    #[inline]
+    fn write_usize(&mut self, i: usize) {
+        self.mix_int(i.to_ne_bytes());
+    }
+
+    #[inline]
+    fn write_isize(&mut self, i: isize) {
+        self.mix_int(i.to_ne_bytes());
     }
 }
 
@@ -407,6 +450,27 @@ mod id_map_tests {
             GroupInstanceId::from("A"),
             GroupInstanceId::from(String::from("A"))
         );
+    }
+
+    /// Integers written straight hash as their bytes written would, so
+    /// maps keyed by them iterate as they did.
+    #[test]
+    fn integers_hash_as_their_bytes() {
+        use std::hash::Hasher;
+        let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+        for _ in 0..1_000 {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let (mut a, mut b) = (IdHasher(x >> 7), IdHasher(x >> 7));
+            a.write_u64(x);
+            b.write(&x.to_ne_bytes());
+            a.write_usize(x as usize);
+            b.write(&(x as usize).to_ne_bytes());
+            a.write_isize(x as isize);
+            b.write(&(x as isize).to_ne_bytes());
+            a.write_u8(x as u8);
+            b.write(&[x as u8]);
+            assert_eq!(a.finish(), b.finish());
+        }
     }
 
     #[test]
