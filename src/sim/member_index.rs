@@ -32,6 +32,17 @@ impl MemberIndex {
         found.copied().map(ConsumerId)
     }
 
+    /// The first consumer whose current or earlier id `id` is (the
+    /// metrics' owner of a member's partitions).
+    pub fn first_holder(&self, id: &MemberId) -> Option<ConsumerId> {
+        let (current, past) = (self.current.get(id), self.past.get(id));
+        let first = match (current, past) {
+            (Some(c), Some(p)) => Some(c.min(p)),
+            (c, p) => c.or(p),
+        };
+        first.copied().map(ConsumerId)
+    }
+
     /// Brings consumer `index`'s entries up to date with `clients[index]`:
     /// O(1) when its ids did not change, which is nearly always.
     pub fn update(&mut self, index: ConsumerId, clients: &[Client]) {
@@ -111,6 +122,15 @@ mod tests {
         c
     }
 
+    /// What `first_holder` must answer: the first consumer holding the id
+    /// now or before.
+    fn scan_any(clients: &[Client], id: &MemberId) -> Option<ConsumerId> {
+        clients
+            .iter()
+            .position(|c| &c.member_id == id || c.past_member_ids.contains(id))
+            .map(ConsumerId)
+    }
+
     /// What the index must answer: a scan of the consumers in order.
     fn scan(clients: &[Client], id: &MemberId) -> Option<ConsumerId> {
         let first = |f: &dyn Fn(&Client) -> bool| clients.iter().position(f);
@@ -130,6 +150,7 @@ mod tests {
         let check = |index: &MemberIndex, clients: &[Client]| {
             for id in &ids {
                 assert_eq!(index.lookup(id), scan(clients, id), "{id:?}");
+                assert_eq!(index.first_holder(id), scan_any(clients, id), "{id:?}");
             }
         };
         check(&index, &clients);

@@ -6,7 +6,7 @@ use super::client::Client;
 use crate::coordinator::{Event, Group, GroupState, MemberId, TopicPartition};
 use crate::ids::Topic;
 use serde::Serialize;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// Per-consumer figures.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -334,12 +334,15 @@ impl Metrics {
     }
 
     /// Updates counters from a coordinator event.
+    /// `consumer_of` names the first consumer whose current or earlier
+    /// member id an id is.
     pub fn on_coordinator_event(
         &mut self,
         now_ms: u64,
         event: &Event,
         group: Option<&Group>,
         clients: &[Client],
+        consumer_of: &dyn Fn(&MemberId) -> Option<usize>,
     ) {
         match event {
             Event::StateChanged {
@@ -350,27 +353,27 @@ impl Metrics {
                 if let Some(g) = group {
                     // Open intervals are charged to the owner they had so far.
                     self.settle(now_ms);
-                    self.record_assignment(*generation_id, g, clients);
+                    self.record_assignment(*generation_id, g, clients, consumer_of);
                 }
             }
             _ => {}
         }
     }
 
-    fn record_assignment(&mut self, generation_id: i32, group: &Group, clients: &[Client]) {
+    fn record_assignment(
+        &mut self,
+        generation_id: i32,
+        group: &Group,
+        clients: &[Client],
+        consumer_of: &dyn Fn(&MemberId) -> Option<usize>,
+    ) {
         if self.owner_names.len() != clients.len() {
             self.owner_names = clients.iter().map(|c| c.config.name.clone()).collect();
         }
-        // Each member's consumer, by its current or an earlier member id.
-        let mut consumer_of: HashMap<&MemberId, usize> = HashMap::new();
-        for (i, c) in clients.iter().enumerate() {
-            for id in c.past_member_ids.iter().chain([&c.member_id]) {
-                consumer_of.entry(id).or_insert(i);
-            }
-        }
         let mut owners: BTreeMap<String, Vec<Option<usize>>> = BTreeMap::new();
         for m in &group.members {
-            let Some(&consumer) = consumer_of.get(&m.member_id) else {
+            // Each member's consumer, by its current or an earlier member id.
+            let Some(consumer) = consumer_of(&m.member_id) else {
                 continue;
             };
             for p in &m.assignment {

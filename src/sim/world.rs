@@ -18,20 +18,37 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-/// Up to this many partitions held before and after, a consumer's change of
-/// holdings is found by comparing the lists pairwise (a consumer usually
-/// holds a few partitions), not by building two ordered sets.
-const SMALL_HOLDINGS: usize = 64;
-
-/// The distinct partitions of `a` that `b` does not have (both short lists).
-fn only_in<'a>(a: &'a [TopicPartition], b: &[TopicPartition]) -> Vec<&'a TopicPartition> {
-    let mut out = Vec::new();
-    for (i, p) in a.iter().enumerate() {
-        if !a[..i].contains(p) && !b.contains(p) {
-            out.push(p);
+/// `a` without `b`'s partitions and `b` without `a`'s, for two strictly
+/// increasing lists (what an assignor hands out, sorted), by one merge.
+fn sorted_differences<'a>(
+    a: &'a [TopicPartition],
+    b: &'a [TopicPartition],
+) -> (Vec<&'a TopicPartition>, Vec<&'a TopicPartition>) {
+    let (mut only_a, mut only_b) = (Vec::new(), Vec::new());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => {
+                only_a.push(&a[i]);
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                only_b.push(&b[j]);
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                i += 1;
+                j += 1;
+            }
         }
     }
-    out
+    only_a.extend(&a[i..]);
+    only_b.extend(&b[j..]);
+    (only_a, only_b)
+}
+
+fn strictly_increasing(v: &[TopicPartition]) -> bool {
+    v.windows(2).all(|w| w[0] < w[1])
 }
 
 /// How many delivered messages the world remembers for the message flow.
@@ -873,8 +890,8 @@ impl World {
         // Each partition's figures are its own, so the order of the calls
         // does not matter; what matters is that each distinct partition is
         // released or held once.
-        let (released, held) = if told.len() + now.len() <= SMALL_HOLDINGS {
-            (only_in(told, now), only_in(now, told))
+        let (released, held) = if strictly_increasing(told) && strictly_increasing(now) {
+            sorted_differences(told, now)
         } else {
             let before: BTreeSet<&TopicPartition> = crate::ordered::set_of(told.iter());
             let after: BTreeSet<&TopicPartition> = crate::ordered::set_of(now.iter());
@@ -1136,11 +1153,26 @@ impl World {
                 self.touched = None;
             }
         }
+        let (members, clients) = (&self.members, &self.clients);
+        let consumer_of = |id: &MemberId| {
+            let found = members.first_holder(id).map(|c| c.0);
+            // What a scan of the consumers answers (checked by every test).
+            #[cfg(debug_assertions)]
+            assert_eq!(
+                found,
+                clients
+                    .iter()
+                    .position(|c| &c.member_id == id || c.past_member_ids.contains(id)),
+                "the member index disagrees with the consumers on {id:?}"
+            );
+            found
+        };
         self.metrics.on_coordinator_event(
             self.now_ms,
             &event,
             self.coordinator.group(),
-            &self.clients,
+            clients,
+            &consumer_of,
         );
         let consumer = self.subject_of(&event);
         self.log_event_at(at_ms, WorldEvent::Coordinator(event), Some(rule), consumer);
@@ -1233,5 +1265,42 @@ impl World {
     /// Every queued event with its time: messages in flight, timers, actions.
     pub(super) fn queued(&self) -> impl Iterator<Item = (&u64, &SimEvent)> {
         self.queue.iter().map(|((t, _), e)| (t, e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The merge gives the ordered sets' differences, for sorted lists of
+    /// partitions of two topics drawn at random.
+    #[test]
+    fn sorted_differences_are_the_sets_differences() {
+        let mut x = 0x2545_f491_4f6c_dd1d_u64;
+        let mut draw = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let topics = [crate::ids::Topic::from("a"), crate::ids::Topic::from("b")];
+        for _ in 0..500 {
+            let mut list = |n: u64| {
+                let set: BTreeSet<TopicPartition> = (0..draw() % n)
+                    .map(|_| {
+                        TopicPartition::new(&topics[(draw() % 2) as usize], (draw() % 12) as u32)
+                    })
+                    .collect();
+                set.into_iter().collect::<Vec<_>>()
+            };
+            let (a, b) = (list(16), list(16));
+            assert!(strictly_increasing(&a) && strictly_increasing(&b));
+            let (sa, sb): (BTreeSet<_>, BTreeSet<_>) = (a.iter().collect(), b.iter().collect());
+            let (only_a, only_b) = sorted_differences(&a, &b);
+            assert_eq!(only_a, sa.difference(&sb).copied().collect::<Vec<_>>());
+            assert_eq!(only_b, sb.difference(&sa).copied().collect::<Vec<_>>());
+        }
+        let p = TopicPartition::new(&topics[0], 1);
+        assert!(!strictly_increasing(&[p.clone(), p]));
     }
 }
