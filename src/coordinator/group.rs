@@ -117,7 +117,12 @@ impl Tally {
         step(&mut self.parked_syncs, m.awaiting_sync.is_some());
         step(&mut self.statics, m.is_static());
         for p in &m.protocols {
-            let n = self.protocols.entry(p.name.clone()).or_insert(0);
+            // The name is copied only for a protocol no member had (a
+            // member's protocols are counted again at each of its joins).
+            if !self.protocols.contains_key(&p.name) {
+                self.protocols.insert(p.name.clone(), 0);
+            }
+            let n = self.protocols.get_mut(&p.name).expect("just inserted");
             step(n, true);
             if *n == 0 {
                 self.protocols.remove(&p.name);
