@@ -279,14 +279,21 @@ mod tests {
         }
     }
 
+    /// The worlds of the random simulation scenarios of seeds `0..n`, at t = 0.
+    fn random_worlds(n: u64) -> impl Iterator<Item = (u64, crate::sim::World)> {
+        (0..n).map(|seed| {
+            let file = super::simulation(seed);
+            let world = crate::scenario::simulation::world_of(&file, file.seed).unwrap();
+            (seed, world)
+        })
+    }
+
     /// The snapshot's partitions (marked in slots) are those the maps gave
     /// (`World::partition_views_by_maps`), at every 7th step of random runs.
     #[test]
     fn the_snapshots_partitions_are_those_the_maps_gave() {
         let mut compared = 0;
-        for seed in 0..40 {
-            let file = super::simulation(seed);
-            let mut w = crate::scenario::simulation::world_of(&file, file.seed).unwrap();
+        for (seed, mut w) in random_worlds(40) {
             for n in 0..1_500 {
                 if n % 7 == 0 {
                     let got = w.snapshot().partitions;
@@ -307,9 +314,7 @@ mod tests {
     #[test]
     fn the_metrics_settled_by_topic_are_those_settled_by_partition() {
         let mut compared = 0;
-        for seed in 0..40 {
-            let file = super::simulation(seed);
-            let mut w = crate::scenario::simulation::world_of(&file, file.seed).unwrap();
+        for (seed, mut w) in random_worlds(40) {
             for n in 0..2_000 {
                 let ended = !w.step();
                 if n % 5 == 0 || ended {
