@@ -99,6 +99,27 @@ impl MemberIndex {
     }
 }
 
+/// What [`MemberIndex::lookup`] must answer, by a scan of the consumers in
+/// order: the first whose current id `id` is, else the first that held it.
+/// Debug builds check every lookup against it, so every test does.
+#[cfg(debug_assertions)]
+pub(super) fn scan_lookup(clients: &[Client], id: &MemberId) -> Option<ConsumerId> {
+    let first = |f: &dyn Fn(&Client) -> bool| clients.iter().position(f);
+    first(&|c| &c.member_id == id)
+        .or_else(|| first(&|c| c.past_member_ids.contains(id)))
+        .map(ConsumerId)
+}
+
+/// What [`MemberIndex::first_holder`] must answer, by a scan: the first
+/// consumer holding `id` now or before.
+#[cfg(debug_assertions)]
+pub(super) fn scan_first_holder(clients: &[Client], id: &MemberId) -> Option<ConsumerId> {
+    clients
+        .iter()
+        .position(|c| &c.member_id == id || c.past_member_ids.contains(id))
+        .map(ConsumerId)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -122,23 +143,6 @@ mod tests {
         c
     }
 
-    /// What `first_holder` must answer: the first consumer holding the id
-    /// now or before.
-    fn scan_any(clients: &[Client], id: &MemberId) -> Option<ConsumerId> {
-        clients
-            .iter()
-            .position(|c| &c.member_id == id || c.past_member_ids.contains(id))
-            .map(ConsumerId)
-    }
-
-    /// What the index must answer: a scan of the consumers in order.
-    fn scan(clients: &[Client], id: &MemberId) -> Option<ConsumerId> {
-        let first = |f: &dyn Fn(&Client) -> bool| clients.iter().position(f);
-        first(&|c| &c.member_id == id)
-            .or_else(|| first(&|c| c.past_member_ids.contains(id)))
-            .map(ConsumerId)
-    }
-
     #[test]
     fn answers_what_a_scan_answers_as_ids_change() {
         let mut clients = vec![client("", &[]), client("", &[]), client("b", &["a"])];
@@ -149,8 +153,12 @@ mod tests {
         let ids = ["", "a", "b", "c", "d", "e"].map(MemberId::from);
         let check = |index: &MemberIndex, clients: &[Client]| {
             for id in &ids {
-                assert_eq!(index.lookup(id), scan(clients, id), "{id:?}");
-                assert_eq!(index.first_holder(id), scan_any(clients, id), "{id:?}");
+                assert_eq!(index.lookup(id), scan_lookup(clients, id), "{id:?}");
+                assert_eq!(
+                    index.first_holder(id),
+                    scan_first_holder(clients, id),
+                    "{id:?}"
+                );
             }
         };
         check(&index, &clients);

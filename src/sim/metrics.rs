@@ -177,7 +177,7 @@ impl Metrics {
             .and_then(|o| o.get(i).copied().flatten())
             .filter(|&o| o < self.owner_names.len());
         match owner {
-            Some(o) => self.owner_figures(o).unavailable_ms += dt,
+            Some(o) => owner_figures(&mut self.by_owner, o).unavailable_ms += dt,
             None => self.unassigned_unavailable_ms += dt,
         }
     }
@@ -217,12 +217,7 @@ impl Metrics {
                     .flatten()
                     .filter(|&o| o < owner_names.len())
                 {
-                    Some(o) => {
-                        if by_owner.len() <= o {
-                            by_owner.resize(o + 1, ConsumerMetrics::default());
-                        }
-                        by_owner[o].unavailable_ms += dt;
-                    }
+                    Some(o) => owner_figures(by_owner, o).unavailable_ms += dt,
                     None => *unassigned_unavailable_ms += dt,
                 }
             }
@@ -290,14 +285,6 @@ impl Metrics {
             sum.partitions_lost += figures.partitions_lost;
             sum.unavailable_ms += figures.unavailable_ms;
         }
-    }
-
-    /// The figures charged to owner `o` since they were last added up.
-    fn owner_figures(&mut self, o: usize) -> &mut ConsumerMetrics {
-        if self.by_owner.len() <= o {
-            self.by_owner.resize(o + 1, ConsumerMetrics::default());
-        }
-        &mut self.by_owner[o]
     }
 
     /// Adds `dt` ms for every partition no running consumer holds: the
@@ -421,4 +408,13 @@ impl Metrics {
             }
         }
     }
+}
+
+/// The figures charged to owner `o` (an index into `owner_names`) since
+/// they were last added up by name.
+fn owner_figures(by_owner: &mut Vec<ConsumerMetrics>, o: usize) -> &mut ConsumerMetrics {
+    if by_owner.len() <= o {
+        by_owner.resize(o + 1, ConsumerMetrics::default());
+    }
+    &mut by_owner[o]
 }

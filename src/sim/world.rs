@@ -825,25 +825,10 @@ impl World {
         #[cfg(debug_assertions)]
         assert_eq!(
             found,
-            self.scan_client_of(member_id),
+            super::member_index::scan_lookup(&self.clients, member_id),
             "the member index disagrees with the consumers on {member_id:?}"
         );
         found
-    }
-
-    /// [`Self::client_of`] by a scan of the consumers: what the index must
-    /// answer (checked in debug builds, so every test checks it).
-    #[cfg(debug_assertions)]
-    fn scan_client_of(&self, member_id: &MemberId) -> Option<ConsumerId> {
-        self.clients
-            .iter()
-            .position(|c| &c.member_id == member_id)
-            .or_else(|| {
-                self.clients
-                    .iter()
-                    .position(|c| c.past_member_ids.contains(member_id))
-            })
-            .map(ConsumerId)
     }
 
     /// Tells the member index consumer `index`'s ids (after anything that
@@ -1155,17 +1140,14 @@ impl World {
         }
         let (members, clients) = (&self.members, &self.clients);
         let consumer_of = |id: &MemberId| {
-            let found = members.first_holder(id).map(|c| c.0);
-            // What a scan of the consumers answers (checked by every test).
+            let found = members.first_holder(id);
             #[cfg(debug_assertions)]
             assert_eq!(
                 found,
-                clients
-                    .iter()
-                    .position(|c| &c.member_id == id || c.past_member_ids.contains(id)),
+                super::member_index::scan_first_holder(clients, id),
                 "the member index disagrees with the consumers on {id:?}"
             );
-            found
+            found.map(|c| c.0)
         };
         self.metrics.on_coordinator_event(
             self.now_ms,
