@@ -15,8 +15,17 @@ use std::collections::{BTreeMap, BTreeSet};
 /// `v.sort_by(cmp)`: stable.
 pub fn sort_by<T>(v: &mut [T], cmp: impl Fn(&T, &T) -> Ordering) {
     assert!(u32::try_from(v.len()).is_ok(), "too many items to sort");
-    let mut order: Vec<u32> = (0..v.len() as u32).collect();
-    sort_indices(&mut order, &|a, b| cmp(&v[a as usize], &v[b as usize]));
+    let mut order: Vec<u32> = Vec::new();
+    {
+        let by_index = |a: u32, b: u32| cmp(&v[a as usize], &v[b as usize]);
+        // Sorted already (an assignor's lists mostly are): a stable sort
+        // would leave it as it is.
+        if is_sorted(v.len(), &by_index) {
+            return;
+        }
+        order.extend(0..v.len() as u32);
+        sort_indices(&mut order, &by_index);
+    }
     permute(v, order);
 }
 
@@ -35,6 +44,12 @@ pub fn sort<T: Ord>(v: &mut [T]) {
 #[inline(never)]
 fn sort_indices(order: &mut [u32], cmp: &dyn Fn(u32, u32) -> Ordering) {
     order.sort_by(|&a, &b| cmp(a, b));
+}
+
+/// Whether items `0..len` are in order (no item greater than the next).
+#[inline(never)]
+fn is_sorted(len: usize, cmp: &dyn Fn(u32, u32) -> Ordering) -> bool {
+    (1..len as u32).all(|i| cmp(i - 1, i) != Ordering::Greater)
 }
 
 /// Moves the item at `order[k]` to position `k`, following each cycle of
@@ -95,6 +110,9 @@ mod tests {
                 let mut ours = items.clone();
                 sort_by_key(&mut ours, |&(k, _)| k);
                 assert_eq!(ours, expected, "by key, {len} items");
+                // Sorted already, with ties: left as it is.
+                sort_by_key(&mut ours, |&(k, _)| k);
+                assert_eq!(ours, expected, "sorted again by key, {len} items");
                 let mut ours = items.clone();
                 sort_by(&mut ours, |a, b| b.0.cmp(&a.0));
                 let mut expected = items.clone();

@@ -1156,8 +1156,17 @@ impl World {
             clients,
             &consumer_of,
         );
-        let consumer = self.subject_of(&event);
-        self.log_event_at(at_ms, WorldEvent::Coordinator(event), Some(rule), consumer);
+        // Whose event it is matters only to an entry that is kept.
+        if self.keeps_log() {
+            let consumer = self.subject_of(&event);
+            self.log_event_at(at_ms, WorldEvent::Coordinator(event), Some(rule), consumer);
+        }
+    }
+
+    /// Whether events are kept: in the log, or in the trace (which names
+    /// log entries).
+    fn keeps_log(&self) -> bool {
+        self.tracing || self.logging
     }
 
     /// The one consumer whose (current or earlier) member ids the event
@@ -1193,10 +1202,11 @@ impl World {
         rule: Option<Rule>,
         consumer: Option<ConsumerId>,
     ) {
+        if !self.keeps_log() {
+            return;
+        }
         if self.tracing {
             self.trace.push(TraceRecord::Event(self.log.len()));
-        } else if !self.logging {
-            return;
         }
         self.log.push(LogEntry {
             at_ms,
