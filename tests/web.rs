@@ -271,6 +271,41 @@ async fn a_card_per_consumer_and_adding_a_dynamic_one_adds_a_dashed_card() {
     );
 }
 
+/// A card's timers follow the clock at every step, though the card itself
+/// is drawn again only when its consumer changes (the clock reaches the
+/// timers through `ui::consumers::Now`): between two of A's heartbeats its
+/// session deadline stays and the time left counts down.
+#[wasm_bindgen_test]
+async fn a_cards_session_timer_counts_down_between_its_heartbeats() {
+    let root = mount_app().await;
+    let session_of_a = |root: &Element| {
+        let timer = root
+            .query_selector("[data-testid=member][data-name=A] .timer-session")
+            .unwrap()
+            .expect("A's session timer");
+        let left = timer.query_selector(".timer-value").unwrap().unwrap();
+        (
+            timer.get_attribute("title").unwrap(),
+            left.text_content().unwrap(),
+        )
+    };
+    let mut shown: Vec<(String, String)> = Vec::new();
+    for _ in 0..300 {
+        click(&button(&root, "Step")).await;
+        let (deadline, left) = session_of_a(&root);
+        if deadline.contains("expires") {
+            shown.push((deadline, left));
+        }
+    }
+    let counted_down = shown
+        .windows(2)
+        .any(|w| w[0].0 == w[1].0 && w[0].1 != w[1].1);
+    assert!(
+        counted_down,
+        "the time left never changed under one deadline: {shown:?}"
+    );
+}
+
 #[wasm_bindgen_test]
 async fn a_bad_session_timeout_is_shown_beside_the_field_and_in_the_banner_and_changes_nothing() {
     let root = mount_app().await;

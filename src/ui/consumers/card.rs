@@ -17,7 +17,6 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct ConsumerCardProps {
     pub view: ConsumerView,
-    pub now_ms: u64,
     pub selected: bool,
     pub on_action: Callback<UserAction>,
     pub on_select: Callback<(String, bool)>,
@@ -27,6 +26,8 @@ pub struct ConsumerCardProps {
 }
 
 /// One consumer's card: its head, its facts, its timers and its buttons.
+/// Drawn again only when its consumer (or its selection) changed: the
+/// timers follow the clock on their own ([`super::Now`]).
 #[component]
 pub fn ConsumerCard(props: &ConsumerCardProps) -> Html {
     let c = &props.view;
@@ -42,7 +43,7 @@ pub fn ConsumerCard(props: &ConsumerCardProps) -> Html {
             { head(props) }
             <p class="member-kind-line">{ kind_words(c) }</p>
             { facts(c) }
-            <Timers view={c.clone()} now_ms={props.now_ms} />
+            <Timers view={c.clone()} />
             if props.controls {
                 { actions(props) }
             }

@@ -45,33 +45,38 @@ fn selected(snap: &Snapshot, ticked: &BTreeSet<String>) -> Vec<String> {
         .collect()
 }
 
+/// The simulated time, for the cards' timers. A context rather than a
+/// prop of each card: a step that only moves the clock draws the timers
+/// again, and a card only when its consumer changed.
+#[derive(Clone, Copy, PartialEq)]
+pub struct Now(pub u64);
+
 /// The consumers panel's body: the group controls and the cards.
 #[component]
 pub fn Consumers(props: &ConsumersProps) -> Html {
     let ticked = use_state(BTreeSet::<String>::new);
     let selected = Rc::new(selected(&props.snap, &ticked));
-    let on_action = {
-        let (ticked, on_action) = (ticked.clone(), props.on_action.clone());
-        Callback::from(move |a: UserAction| {
-            if matches!(a, UserAction::Act(Action::AdminRemove(_))) {
-                ticked.set(BTreeSet::new());
-            }
-            on_action.emit(a);
-        })
-    };
-    let on_select = {
-        let ticked = ticked.clone();
-        Callback::from(move |(name, on): (String, bool)| {
-            let mut next = (*ticked).clone();
-            if on {
-                next.insert(name);
-            } else {
-                next.remove(&name);
-            }
-            ticked.set(next);
-        })
-    };
-    let now_ms = props.snap.now_ms;
+    // The cards' callbacks stay the same from one render to the next (so
+    // an unchanged card is not drawn again); an action goes to the panel's
+    // latest `on_action`.
+    let latest = use_mut_ref(|| props.on_action.clone());
+    *latest.borrow_mut() = props.on_action.clone();
+    let on_action = use_callback(ticked.setter(), move |a: UserAction, untick| {
+        if matches!(a, UserAction::Act(Action::AdminRemove(_))) {
+            untick.set(BTreeSet::new());
+        }
+        let on_action = latest.borrow().clone();
+        on_action.emit(a);
+    });
+    let on_select = use_callback(ticked.clone(), |(name, on): (String, bool), ticked| {
+        let mut next = (**ticked).clone();
+        if on {
+            next.insert(name);
+        } else {
+            next.remove(&name);
+        }
+        ticked.set(next);
+    });
     html! {
         <>
             if props.controls {
@@ -90,13 +95,15 @@ pub fn Consumers(props: &ConsumersProps) -> Html {
                     { " when it is static, and its session timer." }
                 </p>
             } else {
-                <div class="member-list">
-                    { for props.snap.consumers.iter().map(|c| html! {
-                        <ConsumerCard key={c.name.clone()} view={c.clone()} {now_ms}
-                                      selected={selected.contains(&c.name)} controls={props.controls}
-                                      on_action={on_action.clone()} on_select={on_select.clone()} />
-                    }) }
-                </div>
+                <ContextProvider<Now> context={Now(props.snap.now_ms)}>
+                    <div class="member-list">
+                        { for props.snap.consumers.iter().map(|c| html! {
+                            <ConsumerCard key={c.name.clone()} view={c.clone()}
+                                          selected={selected.contains(&c.name)} controls={props.controls}
+                                          on_action={on_action.clone()} on_select={on_select.clone()} />
+                        }) }
+                    </div>
+                </ContextProvider<Now>>
             }
         </>
     }

@@ -1,6 +1,7 @@
 //! A consumer's two timers as bars: the session at the coordinator (shrinking
 //! toward the deadline) and the heartbeat (filling toward the next one).
 
+use super::Now;
 use crate::sim::snapshot::ConsumerView;
 use crate::ui::format::{fixed, format_seconds, format_virtual_time, fraction_left};
 use yew::prelude::*;
@@ -9,34 +10,36 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct TimersProps {
     pub view: ConsumerView,
-    pub now_ms: u64,
 }
 
 /// The session timer at the coordinator (a bar shrinking toward the
 /// deadline) and the heartbeat (a bar filling toward the next one, with a
-/// dot that pulses when the coordinator heard from the consumer).
+/// dot that pulses when the coordinator heard from the consumer), at the
+/// simulated time its panel provides ([`Now`]).
 #[component]
 pub fn Timers(props: &TimersProps) -> Html {
+    let Now(now_ms) = use_context::<Now>().unwrap_or(Now(0));
     html! {
         <div class="timers">
-            { session_timer(&props.view, props.now_ms) }
-            { heartbeat_timer(&props.view, props.now_ms) }
+            { session_timer(&props.view, now_ms) }
+            { heartbeat_timer(&props.view, now_ms) }
         </div>
     }
 }
 
 /// The session's bar: the fraction of the session left, red in its last
 /// quarter; off while the coordinator holds no session for the consumer.
+/// Its label names the deadline, not the time left (the bar and the value
+/// show that): it changes at a heartbeat, not at every step.
 fn session_timer(c: &ConsumerView, now: u64) -> Html {
     let session = c.session_deadline_ms.zip(c.session_armed_at_ms);
     let (frac, title) = match session {
         Some((deadline, armed)) => (
             fraction_left(now, armed, deadline),
             format!(
-                "The coordinator expires {}'s session at {} (in {}) unless it hears from it",
+                "The coordinator expires {}'s session at {} unless it hears from it",
                 c.name,
-                format_virtual_time(deadline),
-                format_seconds(deadline.saturating_sub(now))
+                format_virtual_time(deadline)
             ),
         ),
         None => (0.0, format!("{} has no session at the coordinator", c.name)),
@@ -58,7 +61,8 @@ fn session_timer(c: &ConsumerView, now: u64) -> Html {
 }
 
 /// The heartbeat's bar: the time since the coordinator last heard from the
-/// consumer, against `heartbeat.interval.ms`; its dot pulses on a beat.
+/// consumer, against `heartbeat.interval.ms`; its dot pulses on a beat. Its
+/// title names when that was, so it changes at a heartbeat only.
 fn heartbeat_timer(c: &ConsumerView, now: u64) -> Html {
     let heard = c.session_armed_at_ms.filter(|_| c.in_group);
     let frac = heard.map_or(0.0, |armed| {
@@ -66,8 +70,8 @@ fn heartbeat_timer(c: &ConsumerView, now: u64) -> Html {
     });
     let title = match heard {
         Some(armed) => format!(
-            "Last heard by the coordinator {} ago; heartbeat.interval.ms = {}",
-            format_seconds(now.saturating_sub(armed)),
+            "Last heard by the coordinator at {}; heartbeat.interval.ms = {}",
+            format_virtual_time(armed),
             c.heartbeat_interval_ms
         ),
         None => format!(
