@@ -304,6 +304,10 @@ async fn a_cards_session_timer_counts_down_between_its_heartbeats() {
         counted_down,
         "the time left never changed under one deadline: {shown:?}"
     );
+    // And a heartbeat moves the deadline on: the card's consumer changed,
+    // and its timers show it.
+    let beat = shown.windows(2).any(|w| w[0].0 != w[1].0);
+    assert!(beat, "the deadline never moved: {shown:?}");
 }
 
 #[wasm_bindgen_test]

@@ -18,7 +18,7 @@ pub struct TimersProps {
 /// simulated time its panel provides ([`Now`]).
 #[component]
 pub fn Timers(props: &TimersProps) -> Html {
-    let Now(now_ms) = use_context::<Now>().unwrap_or(Now(0));
+    let Now(now_ms) = use_context::<Now>().expect("the timers inside the consumers panel's clock");
     html! {
         <div class="timers">
             { session_timer(&props.view, now_ms) }
@@ -45,16 +45,18 @@ fn session_timer(c: &ConsumerView, now: u64) -> Html {
         None => (0.0, format!("{} has no session at the coordinator", c.name)),
     };
     let low = session.is_some() && frac < 0.25;
+    let left = session.map(|(d, _)| format_seconds(d.saturating_sub(now)));
     html! {
         <div class="timer timer-session" title={title.clone()}>
             <span class="timer-label">{ "session" }</span>
             <span class={classes!("bar", session.is_none().then_some("bar-off"), low.then_some("bar-low"))}
                   role="meter" aria-label={title}
-                  aria-valuemin="0" aria-valuemax="1" aria-valuenow={fixed(frac, 2)}>
+                  aria-valuemin="0" aria-valuemax="1" aria-valuenow={fixed(frac, 2)}
+                  aria-valuetext={left.as_ref().map(|l| format!("{l} left"))}>
                 <span class="bar-fill" style={format!("width:{}%", fixed(frac * 100.0, 1))}></span>
             </span>
             <span class="timer-value num">
-                { session.map_or("—".to_string(), |(d, _)| format_seconds(d.saturating_sub(now))) }
+                { left.unwrap_or_else(|| "—".to_string()) }
             </span>
         </div>
     }
