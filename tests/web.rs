@@ -442,3 +442,26 @@ async fn cards_say_static_with_the_instance_id_or_dynamic_in_words() {
     assert_eq!(line(d), "dynamic");
     assert_eq!(d.get_attribute("data-static").as_deref(), Some("false"));
 }
+
+/// The log filter folds case through the browser's `toLowerCase` for text
+/// that is not ASCII: it must agree with Rust's `to_lowercase`, which is
+/// what the filter means (and what the native build uses).
+#[wasm_bindgen_test]
+fn the_browsers_lowercase_is_rusts() {
+    let texts = [
+        "C-1 joined (JoinGroup) — KIP-345",
+        "Ärger: ÉLAN left",
+        "ΟΔΟΣ Σ ΣΑ",
+        "İstanbul DŽ ǅ ß ẞ",
+        "Ⅻ ＡＢＣ 𐐀",
+        "plain ASCII",
+        "",
+    ];
+    for text in texts {
+        assert_eq!(
+            groupscope::ui::format::lowercase(text),
+            text.to_lowercase(),
+            "{text:?}"
+        );
+    }
+}

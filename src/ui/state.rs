@@ -614,7 +614,7 @@ impl AppState {
 
     /// The event-log entries that match the filter, as indices into `world.log()`.
     pub fn filtered_log(&self) -> Vec<usize> {
-        let f = self.log_filter.to_lowercase();
+        let f = super::format::lowercase(&self.log_filter);
         (0..self.world.log().len())
             .filter(|&i| {
                 f.is_empty() || {
@@ -634,7 +634,7 @@ impl AppState {
 /// nearly always are): the filter reads every entry at every step.
 fn contains_lowercase(hay: &str, needle: &str) -> bool {
     if !hay.is_ascii() {
-        return hay.to_lowercase().contains(needle);
+        return super::format::lowercase(hay).contains(needle);
     }
     let (hay, needle) = (hay.as_bytes(), needle.as_bytes());
     needle.is_empty()
@@ -648,7 +648,7 @@ fn contains_lowercase(hay: &str, needle: &str) -> bool {
 /// `text.to_lowercase() == lower`, without the copy when `text` is ASCII.
 fn is_lowercase_of(text: &str, lower: &str) -> bool {
     if !text.is_ascii() {
-        return text.to_lowercase() == lower;
+        return super::format::lowercase(text) == lower;
     }
     text.len() == lower.len()
         && text

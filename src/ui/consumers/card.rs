@@ -169,7 +169,7 @@ fn actions(props: &ConsumerCardProps) -> Html {
         let (on_action, target) = (props.on_action.clone(), name.clone());
         let onclick = Callback::from(move |_: MouseEvent| on_action.emit(make(target.clone())));
         html! {
-            <button type="button" class={classes!("card-action", format!("card-{}", verb.to_lowercase()))}
+            <button type="button" class={classes!("card-action", format!("card-{}", verb.to_ascii_lowercase()))}
                     aria-label={format!("{verb} {name}")} disabled={!enabled} {onclick} {title}>
                 { verb }
             </button>
