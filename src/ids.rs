@@ -377,8 +377,9 @@ impl IdHasher {
     }
 }
 
-// The integer writes give the hash `write` gives their bytes (a test holds
-// them to it), so maps iterate as before; they are written out because the
+// The integer writes give the hash `write` gives their bytes on 64-bit
+// targets (a test holds them to it), so maps iterate as before; a `usize`
+// or `isize` on wasm32 is one word too. They are written out because the
 // simulator's maps hash integer keys (request ids, consumer indices, enum
 // discriminants) at nearly every event.
 impl std::hash::Hasher for IdHasher {
@@ -406,14 +407,19 @@ impl std::hash::Hasher for IdHasher {
         self.mix_int(i.to_ne_bytes());
     }
 
+    // A `usize` or `isize` (consumer indices, enum discriminants) is one
+    // word. On 64-bit targets that is the hash `write` gives its bytes, as
+    // above; on wasm32, where they are 4 bytes, it is one step instead of
+    // four. Nothing the browser runs iterates an `IdMap`, so only lookups
+    // see the difference.
     #[inline]
     fn write_usize(&mut self, i: usize) {
-        self.mix_int(i.to_ne_bytes());
+        self.mix(i as u64);
     }
 
     #[inline]
     fn write_isize(&mut self, i: isize) {
-        self.mix_int(i.to_ne_bytes());
+        self.mix(i as u64);
     }
 }
 
@@ -453,7 +459,8 @@ mod id_map_tests {
     }
 
     /// Integers written straight hash as their bytes written would, so
-    /// maps keyed by them iterate as they did.
+    /// maps keyed by them iterate as they did; a `usize` or `isize` is one
+    /// word on every target (the bytes of its `u64` on wasm32).
     #[test]
     fn integers_hash_as_their_bytes() {
         use std::hash::Hasher;
@@ -464,9 +471,15 @@ mod id_map_tests {
             a.write_u64(x);
             b.write(&x.to_ne_bytes());
             a.write_usize(x as usize);
-            b.write(&(x as usize).to_ne_bytes());
             a.write_isize(x as isize);
-            b.write(&(x as isize).to_ne_bytes());
+            if cfg!(target_pointer_width = "64") {
+                b.write(&(x as usize).to_ne_bytes());
+                b.write(&(x as isize).to_ne_bytes());
+            } else {
+                // One word each on wasm32 too, widened as `as u64` does.
+                b.write(&(x as usize as u64).to_ne_bytes());
+                b.write(&(x as isize as u64).to_ne_bytes());
+            }
             a.write_u8(x as u8);
             b.write(&[x as u8]);
             assert_eq!(a.finish(), b.finish());
