@@ -13,6 +13,7 @@ pub mod invariants;
 mod member_index;
 pub mod metrics;
 pub mod network;
+mod queue;
 mod script;
 pub mod snapshot;
 pub mod trace;

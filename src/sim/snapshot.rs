@@ -98,8 +98,8 @@ impl World {
     /// in the event queue, i.e. it has not happened yet.
     pub fn action_pending(&self, index: usize) -> bool {
         self.queue
-            .values()
-            .any(|e| matches!(e, SimEvent::Action(i) if *i == index))
+            .iter()
+            .any(|(_, e)| matches!(e, SimEvent::Action(i) if *i == index))
     }
 
     /// The log entries from `from` on (the UI keeps the rest).
@@ -310,8 +310,8 @@ impl World {
                         to_coordinator: true,
                         api: request.api(),
                         error: None,
-                        sent_at_ms: info.map_or(*at, |i| i.sent_at_ms),
-                        arrives_at_ms: *at,
+                        sent_at_ms: info.map_or(at, |i| i.sent_at_ms),
+                        arrives_at_ms: at,
                     }
                 }
                 SimEvent::ToClient {
@@ -325,7 +325,7 @@ impl World {
                     api: response.api(),
                     error: Some(response.error()),
                     sent_at_ms: *sent_at_ms,
-                    arrives_at_ms: *at,
+                    arrives_at_ms: at,
                 },
                 SimEvent::ToAdmin {
                     response,
@@ -336,7 +336,7 @@ impl World {
                     api: response.api(),
                     error: Some(response.error()),
                     sent_at_ms: *sent_at_ms,
-                    arrives_at_ms: *at,
+                    arrives_at_ms: at,
                 },
                 _ => continue,
             };

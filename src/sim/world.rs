@@ -8,6 +8,7 @@ use super::event::{ClientAction, LogEntry, WorldEvent};
 use super::invariants::Violation;
 use super::metrics::Metrics;
 use super::network::{uniform, Connection, Network};
+use super::queue::{EventQueue, Key as QueueKey};
 use super::snapshot::MessageView;
 use super::trace::{GroupLine, RequestKey, Requester, TraceRecord};
 use super::{Action, SimSettings};
@@ -128,12 +129,17 @@ pub struct World {
     pub(super) coordinator: Coordinator,
     pub(super) clients: Vec<Client>,
     pub(super) actions: Vec<(u64, Action)>,
-    pub(super) queue: BTreeMap<(u64, u64), SimEvent>,
-    client_timers: IdMap<(ConsumerId, ClientTimer), (u64, u64)>,
-    seq: u64,
+    pub(super) queue: EventQueue,
+    /// Each armed client timer's key in the queue. A timer disarmed or
+    /// re-armed is left in the queue, withdrawn: its key is no longer here
+    /// ([`Self::withdrawn`]).
+    client_timers: IdMap<(ConsumerId, ClientTimer), QueueKey>,
     pub(super) now_ms: u64,
     pub(super) steps: u64,
-    pub(super) requests: BTreeMap<RequestId, RequestInfo>,
+    /// The requests not answered yet, by id. A hash map: ids only grow and
+    /// answers come in any order, so an ordered map would shift its nodes'
+    /// entries at nearly every removal.
+    pub(super) requests: IdMap<RequestId, RequestInfo>,
     next_request: RequestId,
     request_counts: IdMap<Requester, u64>,
     pub(super) log: Vec<LogEntry>,
@@ -197,12 +203,11 @@ impl World {
             coordinator,
             clients,
             actions: Vec::new(),
-            queue: BTreeMap::new(),
+            queue: EventQueue::default(),
             client_timers: IdMap::default(),
-            seq: 0,
             now_ms: 0,
             steps: 0,
-            requests: BTreeMap::new(),
+            requests: IdMap::default(),
             next_request: 0,
             request_counts: IdMap::default(),
             log: Vec::new(),
@@ -406,11 +411,39 @@ impl World {
         self.enqueue(at_ms.max(self.now_ms), SimEvent::Action(index));
     }
 
-    fn enqueue(&mut self, at_ms: u64, event: SimEvent) -> (u64, u64) {
-        let key = (at_ms, self.seq);
-        self.seq += 1;
-        self.queue.insert(key, event);
-        key
+    fn enqueue(&mut self, at_ms: u64, event: SimEvent) -> QueueKey {
+        self.queue.push(at_ms, event)
+    }
+
+    /// Whether a queued event was withdrawn: a client timer disarmed or
+    /// re-armed since it was queued.
+    fn withdrawn(
+        timers: &IdMap<(ConsumerId, ClientTimer), QueueKey>,
+        key: QueueKey,
+        event: &SimEvent,
+    ) -> bool {
+        match event {
+            SimEvent::ClientTimer { index, timer, .. } => {
+                timers.get(&(*index, *timer)) != Some(&key)
+            }
+            _ => false,
+        }
+    }
+
+    /// Drops withdrawn events from the front of the queue, so that its
+    /// first entry is the next event. Runs after every change that can
+    /// withdraw the first entry or uncover a withdrawn one.
+    fn drop_withdrawn(&mut self) {
+        let timers = &self.client_timers;
+        self.queue
+            .pop_while(|key, event| Self::withdrawn(timers, key, event));
+    }
+
+    /// Takes the next event off the queue.
+    fn take_next(&mut self) -> Option<SimEvent> {
+        let (_, event) = self.queue.pop()?;
+        self.drop_withdrawn();
+        Some(event)
     }
 
     /// Partitions per topic, as the consumers' metadata shows them now.
@@ -420,7 +453,7 @@ impl World {
 
     /// When the next event happens, if any.
     pub fn next_event_ms(&self) -> Option<u64> {
-        let queued = self.queue.keys().next().map(|(t, _)| *t);
+        let queued = self.queue.first().map(|((t, _), _)| t);
         match (queued, self.coordinator.poll_timeout()) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -449,7 +482,7 @@ impl World {
             // Coordinator timers due at an instant fire before messages arriving then (spec §5.6).
             self.coordinator.handle_timeout(next);
             self.drain_coordinator();
-        } else if let Some((_, event)) = self.queue.pop_first() {
+        } else if let Some(event) = self.take_next() {
             self.process(event);
         }
         self.state_changed_in_step = (self.state(), self.generation()) != before;
@@ -511,14 +544,14 @@ impl World {
     /// same events run whether time advances by steps or by play.
     fn run_quiet_events(&mut self, limit_ms: u64) {
         loop {
-            let Some((&(at, seq), event)) = self.queue.first_key_value() else {
+            let Some(((at, _), event)) = self.queue.first() else {
                 return;
             };
             let timer_due = self.coordinator.poll_timeout().is_some_and(|t| t <= at);
             if at > limit_ms || timer_due || !self.is_quiet(event) {
                 return;
             }
-            let event = self.queue.remove(&(at, seq)).expect("the first event");
+            let event = self.take_next().expect("the first event");
             self.account_to(at);
             self.process(event);
         }
@@ -944,9 +977,7 @@ impl World {
             ClientTimer::Heartbeat => after_ms + self.rng.next_u64() % RETRY_BACKOFF_MS,
             _ => after_ms,
         };
-        if let Some(old) = self.client_timers.remove(&(index, timer)) {
-            self.queue.remove(&old);
-        }
+        // The timer armed before, if any, is withdrawn by the key replaced.
         let incarnation = self.clients[index].incarnation;
         let key = self.enqueue(
             self.now_ms + after_ms,
@@ -957,6 +988,7 @@ impl World {
             },
         );
         self.client_timers.insert((index, timer), key);
+        self.drop_withdrawn();
     }
 
     /// A request reaches the coordinator, which answers what it can now.
@@ -1037,11 +1069,9 @@ impl World {
         match self.awaiting.get(&(index, api)) {
             Some(&waited) if waited == id => {
                 self.awaiting.remove(&(index, api));
-                if let Some(key) = self
-                    .client_timers
-                    .remove(&(index, ClientTimer::RequestTimeout(api)))
-                {
-                    self.queue.remove(&key);
+                let timeout = (index, ClientTimer::RequestTimeout(api));
+                if self.client_timers.remove(&timeout).is_some() {
+                    self.drop_withdrawn();
                 }
                 true
             }
@@ -1254,9 +1284,16 @@ impl World {
         self.recent_messages.push_back(m);
     }
 
-    /// Every queued event with its time: messages in flight, timers, actions.
-    pub(super) fn queued(&self) -> impl Iterator<Item = (&u64, &SimEvent)> {
-        self.queue.iter().map(|((t, _), e)| (t, e))
+    /// Every queued event with its time, in the order they will happen:
+    /// messages in flight, timers, actions.
+    pub(super) fn queued(&self) -> Vec<(u64, &SimEvent)> {
+        let mut events: Vec<(QueueKey, &SimEvent)> = self
+            .queue
+            .iter()
+            .filter(|&(key, event)| !Self::withdrawn(&self.client_timers, key, event))
+            .collect();
+        events.sort_unstable_by_key(|&(key, _)| key);
+        events.into_iter().map(|((t, _), e)| (t, e)).collect()
     }
 }
 
