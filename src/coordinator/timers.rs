@@ -4,7 +4,8 @@
 
 use crate::ids::IdMap;
 use crate::ids::MemberId;
-use std::collections::BTreeMap;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 /// What a timer watches.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -55,8 +56,13 @@ pub struct Timer {
 #[derive(Clone, Debug, Default)]
 pub struct Timers {
     by_key: IdMap<TimerKey, Timer>,
-    /// (deadline, arm order) → key: ordered by integers only.
-    order: BTreeMap<(u64, u64), TimerKey>,
+    /// (deadline, arm order, key), earliest first; arm orders are unique,
+    /// so keys are never compared. A heap rather than an ordered map: every
+    /// heartbeat re-arms a timer, and a B-tree shifts its nodes' entries at
+    /// each removal and insertion. A timer re-armed or cancelled leaves its
+    /// old entry here, withdrawn (its arm order is no longer the timer's),
+    /// until it reaches the front ([`Self::drop_withdrawn`]).
+    order: BinaryHeap<Reverse<(u64, u64, TimerKey)>>,
     next_seq: u64,
 }
 
@@ -66,35 +72,41 @@ impl Timers {
         let seq = self.next_seq;
         self.next_seq += 1;
         if let Some(timer) = self.by_key.get_mut(&key) {
-            // Re-arming (every heartbeat): move the timer, allocate nothing.
-            let key = self
-                .order
-                .remove(&(timer.deadline_ms, timer.seq))
-                .unwrap_or(key);
+            // Re-arming (every heartbeat): the timer moves, its old entry
+            // in the order is withdrawn.
             timer.armed_at_ms = now_ms;
             timer.deadline_ms = deadline_ms;
             timer.data = data;
             timer.seq = seq;
-            self.order.insert((deadline_ms, seq), key);
-            return;
-        }
-        self.order.insert((deadline_ms, seq), key.clone());
-        self.by_key.insert(
-            key.clone(),
-            Timer {
-                key,
+        } else {
+            let timer = Timer {
+                key: key.clone(),
                 armed_at_ms: now_ms,
                 deadline_ms,
                 data,
                 seq,
-            },
-        );
+            };
+            self.by_key.insert(key.clone(), timer);
+        }
+        self.order.push(Reverse((deadline_ms, seq, key)));
+        self.drop_withdrawn();
     }
 
     pub fn cancel(&mut self, key: &TimerKey) -> Option<Timer> {
         let timer = self.by_key.remove(key)?;
-        self.order.remove(&(timer.deadline_ms, timer.seq));
+        self.drop_withdrawn();
         Some(timer)
+    }
+
+    /// Drops withdrawn entries from the front of the order, so that its
+    /// first entry is the next armed timer. Runs after every change.
+    fn drop_withdrawn(&mut self) {
+        while let Some(Reverse((_, seq, key))) = self.order.peek() {
+            if self.by_key.get(key).is_some_and(|t| t.seq == *seq) {
+                return;
+            }
+            self.order.pop();
+        }
     }
 
     pub fn get(&self, key: &TimerKey) -> Option<&Timer> {
@@ -103,30 +115,96 @@ impl Timers {
 
     /// The earliest deadline, if any timer is armed.
     pub fn next_deadline(&self) -> Option<u64> {
-        self.order
-            .first_key_value()
-            .map(|(&(deadline, _), _)| deadline)
+        self.order.peek().map(|Reverse((deadline, _, _))| *deadline)
     }
 
     /// Removes and returns the first timer due at or before `now_ms`.
     pub fn pop_due(&mut self, now_ms: u64) -> Option<Timer> {
-        let (&(deadline, _), key) = self.order.first_key_value()?;
-        if deadline > now_ms {
+        let Reverse((deadline, _, _)) = self.order.peek()?;
+        if *deadline > now_ms {
             return None;
         }
-        let key = key.clone();
+        let Reverse((_, _, key)) = self.order.pop()?;
         self.cancel(&key)
     }
 
     /// Every armed timer, in the order they fire.
     pub fn iter(&self) -> impl Iterator<Item = &Timer> {
-        self.order.values().map(|key| &self.by_key[key])
+        let mut armed: Vec<&Timer> = self.by_key.values().collect();
+        armed.sort_unstable_by_key(|t| (t.deadline_ms, t.seq));
+        armed.into_iter()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeMap;
+
+    /// Random arming, re-arming, cancelling and firing agree with an
+    /// ordered map of (deadline, arm order) → key, the structure the heap
+    /// replaced: the same timers fire in the same order, and the next
+    /// deadline and the listed timers are the map's.
+    #[test]
+    fn the_heap_fires_as_an_ordered_map_would() {
+        let mut timers = Timers::default();
+        let mut model: BTreeMap<(u64, u64), TimerKey> = BTreeMap::new();
+        let mut armed: IdMap<TimerKey, (u64, u64)> = IdMap::default();
+        let mut seq = 0;
+        let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut now = 0;
+        for _ in 0..20_000 {
+            let key = match next() % 6 {
+                0 => TimerKey::Join,
+                1 => TimerKey::Sync,
+                n => TimerKey::Heartbeat(format!("m{}", n * 7 % 5).into()),
+            };
+            match next() % 4 {
+                0 | 1 => {
+                    let deadline = now + next() % 50;
+                    timers.schedule(key.clone(), now, deadline, TimerData::Session);
+                    if let Some(old) = armed.insert(key.clone(), (deadline, seq)) {
+                        model.remove(&old);
+                    }
+                    model.insert((deadline, seq), key);
+                    seq += 1;
+                }
+                2 => {
+                    let cancelled = timers.cancel(&key).map(|t| t.key);
+                    let expected = armed.remove(&key).map(|k| model.remove(&k).unwrap());
+                    assert_eq!(cancelled, expected);
+                }
+                _ => {
+                    now += next() % 20;
+                    loop {
+                        let fired = timers.pop_due(now).map(|t| (t.deadline_ms, t.key));
+                        let expected = match model.first_key_value() {
+                            Some((&(deadline, _), _)) if deadline <= now => {
+                                let ((deadline, _), key) = model.pop_first().unwrap();
+                                armed.remove(&key);
+                                Some((deadline, key))
+                            }
+                            _ => None,
+                        };
+                        assert_eq!(fired, expected);
+                        if fired.is_none() {
+                            break;
+                        }
+                    }
+                }
+            }
+            let first = model.keys().next().map(|&(deadline, _)| deadline);
+            assert_eq!(timers.next_deadline(), first);
+            let listed: Vec<&TimerKey> = timers.iter().map(|t| &t.key).collect();
+            assert!(listed.iter().copied().eq(model.values()));
+        }
+    }
 
     #[test]
     fn due_timers_pop_in_deadline_then_arm_order_and_rescheduling_replaces() {
