@@ -98,11 +98,12 @@ pub struct StepInfo {
 impl StepInfo {
     /// The line as shown.
     pub fn text(&self) -> String {
+        // The event's words may end a sentence already; one full stop.
         let head = format!(
             "Step ran event {} at {}: {}",
             self.steps,
             format_virtual_time(self.at_ms),
-            self.what
+            self.what.trim_end_matches('.')
         );
         if self.visible {
             format!("{head}. A change Next state stops at: see the narration.")
@@ -153,6 +154,7 @@ mod tests {
             .iter()
             .any(|l| l.contains("Machinery Next state skips")));
         assert!(lines.iter().any(|l| l.contains("see the narration")));
+        assert!(lines.iter().all(|l| !l.contains("..")), "{lines:#?}");
     }
 
     #[test]
