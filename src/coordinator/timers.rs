@@ -71,13 +71,14 @@ impl Timers {
     pub fn schedule(&mut self, key: TimerKey, now_ms: u64, deadline_ms: u64, data: TimerData) {
         let seq = self.next_seq;
         self.next_seq += 1;
-        if let Some(timer) = self.by_key.get_mut(&key) {
+        let rearmed = if let Some(timer) = self.by_key.get_mut(&key) {
             // Re-arming (every heartbeat): the timer moves, its old entry
             // in the order is withdrawn.
             timer.armed_at_ms = now_ms;
             timer.deadline_ms = deadline_ms;
             timer.data = data;
             timer.seq = seq;
+            true
         } else {
             let timer = Timer {
                 key: key.clone(),
@@ -87,9 +88,12 @@ impl Timers {
                 seq,
             };
             self.by_key.insert(key.clone(), timer);
-        }
+            false
+        };
         self.order.push(Reverse((deadline_ms, seq, key)));
-        self.drop_withdrawn();
+        if rearmed {
+            self.drop_withdrawn();
+        }
     }
 
     pub fn cancel(&mut self, key: &TimerKey) -> Option<Timer> {
@@ -99,7 +103,8 @@ impl Timers {
     }
 
     /// Drops withdrawn entries from the front of the order, so that its
-    /// first entry is the next armed timer. Runs after every change.
+    /// first entry is the next armed timer. Runs after every change that
+    /// can withdraw the first entry or uncover a withdrawn one.
     fn drop_withdrawn(&mut self) {
         while let Some(Reverse((_, seq, key))) = self.order.peek() {
             if self.by_key.get(key).is_some_and(|t| t.seq == *seq) {

@@ -987,8 +987,9 @@ impl World {
                 timer,
             },
         );
-        self.client_timers.insert((index, timer), key);
-        self.drop_withdrawn();
+        if self.client_timers.insert((index, timer), key).is_some() {
+            self.drop_withdrawn();
+        }
     }
 
     /// A request reaches the coordinator, which answers what it can now.
