@@ -11,6 +11,7 @@
 //! Layer: the top of the core, below `ui` only.
 
 pub mod import;
+pub mod job;
 pub mod markdown;
 pub mod mermaid;
 pub mod run;

@@ -13,8 +13,9 @@
 use super::compare::Compare;
 use super::state::{check_simulation, AppState, Msg, RUN_AFTER_USER_ACTION_MS};
 use super::user_action::{apply_user, new_consumer, UserAction};
+use crate::export::job::Job;
 use crate::export::share::{self, ShareState, SharedScenario};
-use crate::export::{self, import_scenario};
+use crate::export::{import_scenario, Format};
 use crate::scenario::model::{ActionStep, ConsumerSpec, PartitionsSpec};
 use crate::scenario::{self, presets, world_of, ScenarioFile};
 use crate::sim::Action;
@@ -223,23 +224,62 @@ pub struct FileOut {
     pub text: String,
 }
 
+/// How a download's text is made: at once, or as an export, which the page
+/// hands to its export worker ([`crate::export::job`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Making {
+    Text(String),
+    Export(Job),
+}
+
+/// A download of the session before its text is made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DownloadPlan {
+    pub kind: Download,
+    pub name: String,
+    pub making: Making,
+}
+
+impl DownloadPlan {
+    /// The file, given its text (or why the export failed, which the
+    /// message then names with the button's label).
+    pub fn file(self, text: Result<String, String>) -> Result<FileOut, String> {
+        let kind = self.kind;
+        Ok(FileOut {
+            name: self.name,
+            mime: kind.mime(),
+            text: text.map_err(|e| format!("{}: {e}", kind.label()))?,
+        })
+    }
+}
+
+/// What the download `kind` of the session is: the scenario with the
+/// user's actions as a file, and the export of it to make.
+pub fn plan_download(state: &AppState, kind: Download) -> Result<DownloadPlan, String> {
+    let file = session_scenario(state)?.file;
+    let making = match kind {
+        Download::Trace => Making::Export(Job::new(Format::Ndjson, &file)),
+        Download::Scenario => Making::Text(scenario::to_json(&file) + "\n"),
+        Download::Markdown => Making::Export(Job::new(Format::Markdown, &file)),
+        Download::Mermaid => Making::Export(Job::new(Format::Mermaid, &file)),
+    };
+    Ok(DownloadPlan {
+        kind,
+        name: format!("{}.{}", file_stem(state), kind.extension()),
+        making,
+    })
+}
+
 /// The file `kind` of the session: the scenario with the user's actions,
 /// run from its seed; an unchanged preset gives what the CLI gives for the
-/// preset's file.
+/// preset's file. The export is made here, as the worker makes it.
 pub fn download(state: &AppState, kind: Download) -> Result<FileOut, String> {
-    let file = session_scenario(state)?.file;
-    let text = match kind {
-        Download::Trace => export::ndjson(&file, None),
-        Download::Scenario => Ok(scenario::to_json(&file) + "\n"),
-        Download::Markdown => export::markdown(&file, None),
-        Download::Mermaid => export::mermaid(&file, None, None),
-    }
-    .map_err(|e| format!("{}: {e}", kind.label()))?;
-    Ok(FileOut {
-        name: format!("{}.{}", file_stem(state), kind.extension()),
-        mime: kind.mime(),
-        text,
-    })
+    let plan = plan_download(state, kind)?;
+    let text = match &plan.making {
+        Making::Text(text) => Ok(text.clone()),
+        Making::Export(job) => job.run(),
+    };
+    plan.file(text)
 }
 
 /// The downloads' file name: the preset's id, else the scenario's name,

@@ -123,6 +123,33 @@ test("Export scenario carries the user's restart; Markdown and Mermaid download"
   expect(mmd.text.startsWith("sequenceDiagram")).toBe(true);
 });
 
+test("the exporters load on the first export, in a worker; a worker that cannot load says so", async ({ page }) => {
+  const fetched: string[] = [];
+  page.on("request", (r) => fetched.push(new URL(r.url()).pathname));
+  await page.goto("/?scenario=kip345-restart");
+  await expect(page.getByTestId("group-state")).toHaveText("Empty");
+  // The page's own load leaves the export worker alone (scripts/size-report
+  // counts what the page loads).
+  expect(fetched.filter((p) => p.includes("export-worker"))).toEqual([]);
+
+  // The worker's script refused: the export fails with a message naming it,
+  // the button is no longer busy, and the page goes on.
+  await page.route("**/export-worker.js", (route) => route.fulfill({ status: 404, body: "" }));
+  await button(page, "Export Markdown").click();
+  const banner = page.getByTestId("error-banner");
+  await expect(banner).toContainText("Export Markdown: the export worker stopped: its script export-worker.js could not be loaded");
+  await expect(button(page, "Export Markdown")).not.toHaveAttribute("aria-busy", "true");
+  await button(page, "Step").click();
+
+  // Served again: the next export starts a new worker, which answers it and the next.
+  await page.unroute("**/export-worker.js");
+  const md = await downloadText(page, "Export Markdown");
+  expect(md.text.startsWith("# kip345-restart")).toBe(true);
+  const mmd = await downloadText(page, "Export Mermaid");
+  expect(mmd.text.startsWith("sequenceDiagram")).toBe(true);
+  expect(fetched.filter((p) => p.endsWith("/groupscope-export-worker_bg.wasm"))).toHaveLength(1);
+});
+
 test("a share link reopens the same scenario at the same step with the same read-outs", async ({ page, context }) => {
   const problems = watchProblems(page);
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);

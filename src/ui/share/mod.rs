@@ -5,9 +5,10 @@
 //! button is pressed and talks to the browser ([`browser`]).
 
 pub mod browser;
+mod export_worker;
 mod import_dialog;
 
-use super::share_state::{download, share_fragment, Download};
+use super::share_state::{plan_download, share_fragment, Download, DownloadPlan, Making};
 use super::state::Msg;
 use super::store::Store;
 use import_dialog::ImportDialog;
@@ -61,15 +62,46 @@ pub fn ShareBar(props: &ShareBarProps) -> Html {
             }
         })
     };
+    // The exports the worker is making: their buttons say they are busy.
+    let busy = use_mut_ref(Vec::<Download>::new);
+    let redraw = use_force_update();
     let export = |kind: Download| {
         let (store, on_msg) = (props.store.clone(), props.on_msg.clone());
+        let (busy_now, busy, redraw) =
+            (busy.borrow().contains(&kind), busy.clone(), redraw.clone());
         let onclick = Callback::from(move |_: MouseEvent| {
-            let file = download(&store.state(), kind);
-            if let Err(e) = file.and_then(|f| browser::save(&f)) {
-                on_msg.emit(Msg::ShowError(e));
+            let mut plan = match plan_download(&store.state(), kind) {
+                Ok(plan) => plan,
+                Err(e) => return on_msg.emit(Msg::ShowError(e)),
+            };
+            let on_msg = on_msg.clone();
+            let save = move |plan: DownloadPlan, text| {
+                if let Err(e) = plan.file(text).and_then(|f| browser::save(&f)) {
+                    on_msg.emit(Msg::ShowError(e));
+                }
+            };
+            match std::mem::replace(&mut plan.making, Making::Text(String::new())) {
+                Making::Text(text) => save(plan, Ok(text)),
+                Making::Export(job) => {
+                    busy.borrow_mut().push(kind);
+                    redraw.force_update();
+                    let (busy, redraw) = (busy.clone(), redraw.clone());
+                    export_worker::run(&job, move |text| {
+                        let at = busy.borrow().iter().position(|k| *k == kind);
+                        if let Some(at) = at {
+                            busy.borrow_mut().remove(at);
+                        }
+                        redraw.force_update();
+                        save(plan, text);
+                    });
+                }
             }
         });
-        html! { <button type="button" class="action share-action" {onclick}>{ kind.label() }</button> }
+        html! {
+            <button type="button" class="action share-action" aria-busy={busy_now.then_some("true")} {onclick}>
+                { kind.label() }
+            </button>
+        }
     };
     let close = {
         let shared = shared.clone();

@@ -1,6 +1,7 @@
 //! Native tests of the session's files and links.
 
 use super::*;
+use crate::export;
 use crate::export::share::{decode, CompareMode};
 use crate::sim::Snapshot;
 
