@@ -125,29 +125,41 @@ test("Export scenario carries the user's restart; Markdown and Mermaid download"
 
 test("the exporters load on the first export, in a worker; a worker that cannot load says so", async ({ page }) => {
   const fetched: string[] = [];
-  page.on("request", (r) => fetched.push(new URL(r.url()).pathname));
+  page.on("request", (r) => {
+    const url = new URL(r.url());
+    fetched.push(url.pathname + url.search);
+  });
   await page.goto("/?scenario=kip345-restart");
   await expect(page.getByTestId("group-state")).toHaveText("Empty");
   // The page's own load leaves the export worker alone (scripts/size-report
   // counts what the page loads).
   expect(fetched.filter((p) => p.includes("export-worker"))).toEqual([]);
+  // The build wrote the worker's version into the page (tests/e2e/worker-version.mjs).
+  const script = await page.locator('meta[name="groupscope-export-worker"]').getAttribute("content");
+  expect(script).toMatch(/^export-worker\.js\?v=[0-9a-f]{16}$/);
+  const version = script!.slice(script!.indexOf("?"));
 
   // The worker's script refused: the export fails with a message naming it,
   // the button is no longer busy, and the page goes on.
-  await page.route("**/export-worker.js", (route) => route.fulfill({ status: 404, body: "" }));
+  const refused = /\/export-worker\.js\?v=/;
+  await page.route(refused, (route) => route.fulfill({ status: 404, body: "" }));
   await button(page, "Export Markdown").click();
   const banner = page.getByTestId("error-banner");
   await expect(banner).toContainText("Export Markdown: the export worker stopped: its script export-worker.js could not be loaded");
   await expect(button(page, "Export Markdown")).not.toHaveAttribute("aria-busy", "true");
   await button(page, "Step").click();
 
-  // Served again: the next export starts a new worker, which answers it and the next.
-  await page.unroute("**/export-worker.js");
+  // Served again: the next export starts a new worker, which answers it and
+  // the next, its files fetched once, each with the build's version.
+  await page.unroute(refused);
   const md = await downloadText(page, "Export Markdown");
   expect(md.text.startsWith("# kip345-restart")).toBe(true);
   const mmd = await downloadText(page, "Export Mermaid");
   expect(mmd.text.startsWith("sequenceDiagram")).toBe(true);
-  expect(fetched.filter((p) => p.endsWith("/groupscope-export-worker_bg.wasm"))).toHaveLength(1);
+  expect(fetched.filter((p) => p.includes("groupscope-export-worker"))).toEqual([
+    `/groupscope-export-worker.js${version}`,
+    `/groupscope-export-worker_bg.wasm${version}`,
+  ]);
 });
 
 test("a share link reopens the same scenario at the same step with the same read-outs", async ({ page, context }) => {

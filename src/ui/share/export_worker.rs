@@ -13,6 +13,20 @@ use web_sys::{ErrorEvent, Event, MessageEvent, Worker};
 /// The worker's script (static/export-worker.js), beside the page.
 const SCRIPT: &str = "export-worker.js";
 
+/// The worker's address with its build's version, which the build writes
+/// into the page (tests/e2e/worker-version.mjs); [`SCRIPT`] without one.
+fn script() -> String {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| {
+            d.query_selector("meta[name=groupscope-export-worker]")
+                .ok()
+                .flatten()
+        })
+        .and_then(|m| m.get_attribute("content"))
+        .unwrap_or_else(|| SCRIPT.to_owned())
+}
+
 type Done = Box<dyn FnOnce(Result<String, String>)>;
 
 struct Client {
@@ -65,7 +79,7 @@ fn post(worker: &Worker, message: &str) {
 
 /// A new worker with its handlers, or why it could not start.
 fn start() -> Result<Client, String> {
-    let worker = Worker::new(SCRIPT)
+    let worker = Worker::new(&script())
         .map_err(|e| format!("the export worker could not start: {}", js_text(&e)))?;
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|e: MessageEvent| {
         received(&e.data().as_string().unwrap_or_default());
