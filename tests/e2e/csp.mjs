@@ -1,5 +1,5 @@
-// The Content-Security-Policy of the built page. Trunk runs this as a
-// post_build hook (Trunk.toml) on its staging directory
+// The Content-Security-Policy of the built page. Trunk runs this (through
+// post-build.mjs, its post_build hook, last) on its staging directory
 // ($TRUNK_STAGING_DIR), for `trunk build` and `trunk serve` alike.
 //
 //   node tests/e2e/csp.mjs [DIR]      DIR/index.html (default: $TRUNK_STAGING_DIR)
