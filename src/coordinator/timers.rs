@@ -51,6 +51,10 @@ pub struct Timer {
     pub deadline_ms: u64,
     pub data: TimerData,
     seq: u64,
+    /// The (deadline, arm order) of the entry in [`Timers::order`] that
+    /// stands for this timer: its own, or an earlier one if it has been
+    /// re-armed later since (see [`Timers::schedule`]).
+    queued: (u64, u64),
 }
 
 #[derive(Clone, Debug, Default)]
@@ -59,26 +63,43 @@ pub struct Timers {
     /// (deadline, arm order, key), earliest first; arm orders are unique,
     /// so keys are never compared. A heap rather than an ordered map: every
     /// heartbeat re-arms a timer, and a B-tree shifts its nodes' entries at
-    /// each removal and insertion. A timer re-armed or cancelled leaves its
-    /// old entry here, withdrawn (its arm order is no longer the timer's),
-    /// until it reaches the front ([`Self::drop_withdrawn`]).
+    /// each removal and insertion. Each armed timer has one entry standing
+    /// for it (`Timer::queued`), never later than the timer itself; other
+    /// entries (of timers cancelled, or re-armed earlier) are withdrawn.
+    /// The first entry is always an armed timer's own ([`Self::settle`]).
     order: BinaryHeap<Reverse<(u64, u64, TimerKey)>>,
     next_seq: u64,
 }
 
 impl Timers {
     /// Arms `key` at `deadline_ms`, replacing any earlier deadline of the key.
+    ///
+    /// Re-arming a timer later (every heartbeat pushes its member's session
+    /// deadline back) leaves its entry in the order where it is: the entry
+    /// only moves, to the timer's deadline then, when it reaches the front.
+    /// A member heartbeating every 3 s with a 45 s session thus costs the
+    /// heap one move per session, not one per heartbeat.
     pub fn schedule(&mut self, key: TimerKey, now_ms: u64, deadline_ms: u64, data: TimerData) {
         let seq = self.next_seq;
         self.next_seq += 1;
-        let rearmed = if let Some(timer) = self.by_key.get_mut(&key) {
-            // Re-arming (every heartbeat): the timer moves, its old entry
-            // in the order is withdrawn.
+        let ours = (deadline_ms, seq);
+        let first = self.order.peek().map(|Reverse((d, s, _))| (*d, *s));
+        if let Some(timer) = self.by_key.get_mut(&key) {
             timer.armed_at_ms = now_ms;
             timer.deadline_ms = deadline_ms;
             timer.data = data;
             timer.seq = seq;
-            true
+            // Arm orders only grow, so the standing entry is later than the
+            // timer only when the new deadline is earlier than its own.
+            if ours < timer.queued {
+                // The new entry comes before the old one: if that was
+                // first, the new one is now.
+                timer.queued = ours;
+                self.order.push(Reverse((deadline_ms, seq, key)));
+            } else if first == Some(timer.queued) {
+                // The first entry now stands for a later deadline.
+                self.settle();
+            }
         } else {
             let timer = Timer {
                 key: key.clone(),
@@ -86,31 +107,45 @@ impl Timers {
                 deadline_ms,
                 data,
                 seq,
+                queued: ours,
             };
             self.by_key.insert(key.clone(), timer);
-            false
-        };
-        self.order.push(Reverse((deadline_ms, seq, key)));
-        if rearmed {
-            self.drop_withdrawn();
+            // The first entry stays an armed timer's own, or becomes this one.
+            self.order.push(Reverse((deadline_ms, seq, key)));
         }
     }
 
     pub fn cancel(&mut self, key: &TimerKey) -> Option<Timer> {
         let timer = self.by_key.remove(key)?;
-        self.drop_withdrawn();
+        self.settle();
         Some(timer)
     }
 
-    /// Drops withdrawn entries from the front of the order, so that its
-    /// first entry is the next armed timer. Runs after every change that
-    /// can withdraw the first entry or uncover a withdrawn one.
-    fn drop_withdrawn(&mut self) {
-        while let Some(Reverse((_, seq, key))) = self.order.peek() {
-            if self.by_key.get(key).is_some_and(|t| t.seq == *seq) {
+    /// Makes the first entry of the order an armed timer's own: drops
+    /// withdrawn entries, and moves a timer's standing entry that is
+    /// earlier than the timer to where the timer is. Runs after every
+    /// change that can leave another entry first, so the first entry is the
+    /// next timer to fire.
+    fn settle(&mut self) {
+        while let Some(Reverse((deadline, seq, key))) = self.order.peek() {
+            let entry = (*deadline, *seq);
+            let Some(timer) = self.by_key.get_mut(key) else {
+                self.order.pop();
+                continue;
+            };
+            if timer.queued != entry {
+                self.order.pop();
+                continue;
+            }
+            let own = (timer.deadline_ms, timer.seq);
+            if own == entry {
                 return;
             }
-            self.order.pop();
+            timer.queued = own;
+            let Some(Reverse((_, _, key))) = self.order.pop() else {
+                return;
+            };
+            self.order.push(Reverse((own.0, own.1, key)));
         }
     }
 
@@ -209,6 +244,32 @@ mod tests {
             let listed: Vec<&TimerKey> = timers.iter().map(|t| &t.key).collect();
             assert!(listed.iter().copied().eq(model.values()));
         }
+    }
+
+    /// Heartbeats push a session deadline back again and again: the heap
+    /// keeps one entry per timer, moved only when it reaches the front,
+    /// and the timers still fire at their last deadlines, in arm order.
+    #[test]
+    fn re_arming_later_leaves_one_entry_per_timer() {
+        let mut t = Timers::default();
+        let (a, b) = (
+            TimerKey::Heartbeat("a".into()),
+            TimerKey::Heartbeat("b".into()),
+        );
+        for now in 0..1_000 {
+            t.schedule(a.clone(), now, now + 45_000, TimerData::Session);
+            t.schedule(b.clone(), now, now + 45_000, TimerData::Session);
+        }
+        assert_eq!(t.order.len(), 2);
+        assert_eq!(t.next_deadline(), Some(999 + 45_000));
+        // An earlier deadline takes a new entry; the old one is withdrawn.
+        t.schedule(b.clone(), 1_000, 2_000, TimerData::Session);
+        assert_eq!(t.next_deadline(), Some(2_000));
+        let fired: Vec<(u64, TimerKey)> = std::iter::from_fn(|| t.pop_due(u64::MAX))
+            .map(|x| (x.deadline_ms, x.key))
+            .collect();
+        assert_eq!(fired, vec![(2_000, b), (999 + 45_000, a)]);
+        assert!(t.order.is_empty());
     }
 
     #[test]
