@@ -200,7 +200,7 @@ fn thousand_partitions(snap: &Snapshot) -> Snapshot {
         .map(|i| {
             let mut p = template.clone();
             p.partition = groupscope::coordinator::TopicPartition::new("big", i);
-            p.owner = Some(["A", "B", "C"][i as usize % 3].to_string());
+            p.owner = Some(["A", "B", "C"][i as usize % 3].into());
             p.consuming = true;
             p.moved = false;
             p

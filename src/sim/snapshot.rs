@@ -7,6 +7,7 @@ use super::metrics::Metrics;
 use super::world::{Sender, SimEvent, World};
 use crate::coordinator::{Api, ErrorCode, GroupState, TimerKey, TopicPartition};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// One row of the instance-id → member-id map.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,8 +43,10 @@ pub struct ConsumerView {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PartitionView {
     pub partition: TopicPartition,
-    /// The consumer the stored assignment gives it to.
-    pub owner: Option<String>,
+    /// The consumer the stored assignment gives it to: one shared copy of
+    /// each name for all its partitions (a snapshot of a large grid names
+    /// an owner ten thousand times).
+    pub owner: Option<Arc<str>>,
     /// True while a running consumer actually holds it.
     pub consuming: bool,
     pub moved: bool,
@@ -248,10 +251,11 @@ impl World {
         // are marked in slots, so a snapshot costs the same per partition
         // whatever the group's size, with no map built per partition.
         let slots = Slots::new(&self.topics);
-        let mut owners: Vec<Option<String>> = vec![None; slots.len];
+        let mut owners: Vec<Option<Arc<str>>> = vec![None; slots.len];
         for (name, assignment) in self.named_assignments() {
+            let name: Arc<str> = name.into();
             for i in assignment.iter().filter_map(|p| slots.of(p)) {
-                owners[i] = Some(name.clone());
+                owners[i] = Some(Arc::clone(&name));
             }
         }
         let mut held = vec![false; slots.len];
@@ -352,6 +356,10 @@ struct Slots<'a> {
     /// Each topic's name, first slot and partition count, in name order.
     topics: Vec<(&'a str, usize, u32)>,
     len: usize,
+    /// The topic [`Slots::of`] found last: an assignment or a holding
+    /// lists its partitions topic by topic, so the next one is mostly in
+    /// the same topic, found without a search.
+    last: std::cell::Cell<usize>,
 }
 
 impl<'a> Slots<'a> {
@@ -365,15 +373,27 @@ impl<'a> Slots<'a> {
                 (name.as_str(), first, n)
             })
             .collect();
-        Slots { topics, len }
+        Slots {
+            topics,
+            len,
+            last: std::cell::Cell::new(0),
+        }
     }
 
     /// The slot of `p`, if its topic is known and has that partition.
     fn of(&self, p: &TopicPartition) -> Option<usize> {
-        let t = self
-            .topics
-            .binary_search_by(|(name, _, _)| (*name).cmp(&*p.topic))
-            .ok()?;
+        let topic = p.topic.as_str();
+        let t = match self.topics.get(self.last.get()) {
+            Some((name, _, _)) if *name == topic => self.last.get(),
+            _ => {
+                let t = self
+                    .topics
+                    .binary_search_by(|(name, _, _)| (*name).cmp(topic))
+                    .ok()?;
+                self.last.set(t);
+                t
+            }
+        };
         let (_, first, n) = self.topics[t];
         (p.partition < n).then(|| first + p.partition as usize)
     }
@@ -387,10 +407,10 @@ impl World {
     pub(crate) fn partition_views_by_maps(&self) -> Vec<PartitionView> {
         use std::collections::BTreeSet;
         let metrics = self.metrics();
-        let mut owners: BTreeMap<&TopicPartition, String> = BTreeMap::new();
+        let mut owners: BTreeMap<&TopicPartition, Arc<str>> = BTreeMap::new();
         for (name, assignment) in self.named_assignments() {
             for p in assignment {
-                owners.insert(p, name.clone());
+                owners.insert(p, name.as_str().into());
             }
         }
         let held: BTreeSet<&TopicPartition> = self

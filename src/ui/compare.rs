@@ -490,7 +490,10 @@ mod tests {
         w.snapshot()
             .partitions
             .iter()
-            .map(|p| (p.partition.to_string(), p.owner.clone(), p.consuming))
+            .map(|p| {
+                let owner = p.owner.as_deref().map(str::to_string);
+                (p.partition.to_string(), owner, p.consuming)
+            })
             .collect()
     }
 

@@ -25,9 +25,17 @@ pub struct Cell {
 /// count per cell instead of a copy of the name).
 pub type Owners<'a> = BTreeMap<&'a str, (usize, AttrValue)>;
 
+/// An owner's entry in [`Owners`], if it has one.
+pub type Known<'a> = Option<&'a (usize, AttrValue)>;
+
 impl Cell {
+    #[cfg(test)]
     pub fn of(p: &PartitionView, owners: &Owners) -> Self {
-        let known = p.owner.as_deref().and_then(|o| owners.get(o));
+        Cell::with_owner(p, p.owner.as_deref().and_then(|o| owners.get(o)))
+    }
+
+    /// [`Cell::of`] with the owner's entry in [`Owners`] already looked up.
+    pub fn with_owner(p: &PartitionView, known: Known) -> Self {
         Cell {
             committed: p.committed,
             partition: p.partition.partition,
@@ -98,7 +106,7 @@ mod tests {
     fn part(topic: &str, n: u32, owner: Option<&str>, consuming: bool) -> PartitionView {
         PartitionView {
             partition: TopicPartition::new(topic.to_string(), n),
-            owner: owner.map(str::to_string),
+            owner: owner.map(Into::into),
             consuming,
             moved: false,
             unavailable_ms: 0,

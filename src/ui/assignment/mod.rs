@@ -39,7 +39,7 @@ mod legend;
 mod topic_row;
 
 use crate::sim::snapshot::{PartitionView, Snapshot};
-use cell::{Cell, Owners};
+use cell::{Cell, Known, Owners};
 use legend::{keys, Legend};
 use std::rc::Rc;
 use topic_row::TopicRow;
@@ -89,6 +89,27 @@ fn tally(partitions: &[PartitionView]) -> Tally {
     t
 }
 
+/// The cells of `parts`. A snapshot shares one copy of each owner's name
+/// among its partitions, and an owner's partitions mostly come in runs, so
+/// the name is looked up in `owners` once per run, not once per cell.
+fn cells_of(parts: &[PartitionView], owners: &Owners) -> Vec<Cell> {
+    let mut last: Option<(&std::sync::Arc<str>, Known)> = None;
+    parts
+        .iter()
+        .map(|p| {
+            let known = p.owner.as_ref().and_then(|o| match last {
+                Some((name, known)) if std::sync::Arc::ptr_eq(name, o) => known,
+                _ => {
+                    let known = owners.get(&**o);
+                    last = Some((o, known));
+                    known
+                }
+            });
+            Cell::with_owner(p, known)
+        })
+        .collect()
+}
+
 /// The grid of partitions (`data-testid="assignment"`), one row per topic,
 /// with a one-line count and its legend.
 #[component]
@@ -102,7 +123,7 @@ pub fn AssignmentGrid(props: &AssignmentGridProps) -> Html {
     let rows = by_topic(&snap.partitions)
         .into_iter()
         .map(|(topic, parts)| {
-            let cells: Vec<Cell> = parts.iter().map(|p| Cell::of(p, &owners)).collect();
+            let cells: Vec<Cell> = cells_of(parts, &owners);
             html! {
                 <TopicRow key={topic.to_string()} topic={AttrValue::from(topic.to_string())}
                           cells={Rc::new(cells)} />
@@ -139,7 +160,7 @@ mod tests {
     fn part(topic: &str, n: u32, owner: Option<&str>, consuming: bool) -> PartitionView {
         PartitionView {
             partition: TopicPartition::new(topic.to_string(), n),
-            owner: owner.map(str::to_string),
+            owner: owner.map(Into::into),
             consuming,
             moved: false,
             unavailable_ms: 0,
@@ -159,6 +180,28 @@ mod tests {
         assert_eq!((groups[0].0, groups[0].1.len()), ("a", 2));
         assert_eq!((groups[1].0, groups[1].1.len()), ("b", 1));
         assert!(by_topic(&[]).is_empty());
+    }
+
+    /// Looking an owner up once per run of its shared name gives each cell
+    /// what looking it up for every cell gives: runs of one copy, copies of
+    /// one name that are not shared, an owner no consumer has, no owner.
+    #[test]
+    fn cells_made_by_runs_are_the_cells_made_one_by_one() {
+        let a: std::sync::Arc<str> = "A".into();
+        let owners: Owners = crate::ordered::map_of([
+            ("A", (0, AttrValue::from("A"))),
+            ("B", (1, AttrValue::from("B"))),
+        ]);
+        let mut parts: Vec<PartitionView> = (0..4).map(|n| part("t", n, None, true)).collect();
+        parts[0].owner = Some(a.clone());
+        parts[1].owner = Some(a.clone());
+        parts[2].owner = Some("A".into());
+        parts.push(part("t", 4, Some("B"), false));
+        parts.push(part("t", 5, Some("gone"), true));
+        parts.push(part("t", 6, Some("A"), true));
+        let one_by_one: Vec<Cell> = parts.iter().map(|p| Cell::of(p, &owners)).collect();
+        assert_eq!(cells_of(&parts, &owners), one_by_one);
+        assert_eq!(one_by_one[5].class(), classes!("pcell", "consumer-unknown"));
     }
 
     #[test]
