@@ -279,6 +279,65 @@ mod tests {
         }
     }
 
+    /// A world rebuilt from an earlier copy takes the sentences the world
+    /// it replaces wrote for the entries they share, and writes only the
+    /// others; a world of other consumers takes none.
+    #[test]
+    fn a_rebuilt_world_takes_the_sentences_of_the_entries_it_shares() {
+        use std::cell::Cell;
+        for seed in 0..10 {
+            let file = super::simulation(seed);
+            let mut w = crate::scenario::simulation::world_of(&file, file.seed).unwrap();
+            let early = w.clone();
+            for _ in 0..300 {
+                if !w.step() {
+                    break;
+                }
+            }
+            let written = Cell::new(0);
+            let count = |e: &crate::sim::LogEntry, c: &[crate::sim::Client]| {
+                written.set(written.get() + 1);
+                crate::narrate::entry(e, c)
+            };
+            let n = w.log().len();
+            for i in 0..n {
+                w.log_text(i, count);
+            }
+            // The rebuild: from the early copy, one step less.
+            let mut rebuilt = early.clone();
+            while rebuilt.steps() + 1 < w.steps() && rebuilt.step() {}
+            rebuilt.adopt_log_texts(&w);
+            written.set(0);
+            for i in 0..rebuilt.log().len() {
+                assert_eq!(
+                    *rebuilt.log_text(i, count),
+                    crate::narrate::entry(&rebuilt.log()[i], rebuilt.clients()),
+                    "seed {seed}, entry {i}"
+                );
+            }
+            assert_eq!(written.get(), 0, "seed {seed}: written again");
+            // Other consumers: nothing is taken.
+            let other =
+                crate::scenario::simulation::world_of(&super::simulation(seed + 100), 1).unwrap();
+            let mut other = other;
+            while other.log().len() < 3 && other.step() {}
+            let names = |w: &crate::sim::World| {
+                w.clients()
+                    .iter()
+                    .map(|c| c.config.name.clone())
+                    .collect::<Vec<_>>()
+            };
+            if names(&other) != names(&w) {
+                other.adopt_log_texts(&w);
+                written.set(0);
+                for i in 0..other.log().len() {
+                    other.log_text(i, count);
+                }
+                assert_eq!(written.get(), other.log().len(), "seed {seed}");
+            }
+        }
+    }
+
     /// The worlds of the random simulation scenarios of seeds `0..n`, at t = 0.
     fn random_worlds(n: u64) -> impl Iterator<Item = (u64, crate::sim::World)> {
         (0..n).map(|seed| {

@@ -333,6 +333,35 @@ impl World {
             .clone()
     }
 
+    /// Takes the sentences `other` has written for the log entries the two
+    /// worlds share, so that a world rebuilt from a checkpoint (Step back,
+    /// the timeline) does not write again what the world it replaces had
+    /// written for the same entries. An entry's sentence is taken only if
+    /// the two entries are equal and the two worlds name their consumers
+    /// alike: a sentence depends on nothing else ([`Self::log_text`]).
+    pub fn adopt_log_texts(&self, other: &World) {
+        let named_alike = self.clients.len() == other.clients.len()
+            && (self.clients.iter())
+                .zip(&other.clients)
+                .all(|(a, b)| a.config.name == b.config.name);
+        if !named_alike {
+            return;
+        }
+        let theirs = other.log_texts.borrow();
+        let shared = self.log.len().min(theirs.len());
+        let mut ours = self.log_texts.borrow_mut();
+        if ours.len() < shared {
+            ours.resize(self.log.len(), None);
+        }
+        for (i, text) in theirs[..shared].iter().enumerate() {
+            if let Some(text) = text {
+                if ours[i].is_none() && self.log[i] == other.log[i] {
+                    ours[i] = Some(text.clone());
+                }
+            }
+        }
+    }
+
     /// The run's records so far (empty unless [`Self::set_tracing`] is on).
     pub fn trace(&self) -> &[TraceRecord] {
         &self.trace
