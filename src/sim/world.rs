@@ -336,9 +336,14 @@ impl World {
     /// Takes the sentences `other` has written for the log entries the two
     /// worlds share, so that a world rebuilt from a checkpoint (Step back,
     /// the timeline) does not write again what the world it replaces had
-    /// written for the same entries. An entry's sentence is taken only if
-    /// the two entries are equal and the two worlds name their consumers
-    /// alike: a sentence depends on nothing else ([`Self::log_text`]).
+    /// written for the same entries. `other` must be a run of the same
+    /// history as far as this world goes (the world the rebuild replays:
+    /// the same scenario, seed and user actions), whose entries are then
+    /// this world's, and a sentence depends on nothing else
+    /// ([`Self::log_text`]). As a check, nothing is taken if the consumers
+    /// are named otherwise, nor from the first entry on whose time, rule,
+    /// consumer or kind of event differ (a whole comparison of the entries
+    /// would cost the page a kilobyte of code).
     pub fn adopt_log_texts(&self, other: &World) {
         let named_alike = self.clients.len() == other.clients.len()
             && (self.clients.iter())
@@ -353,11 +358,16 @@ impl World {
         if ours.len() < shared {
             ours.resize(self.log.len(), None);
         }
+        let alike = |a: &LogEntry, b: &LogEntry| {
+            (a.at_ms, a.rule, a.consumer) == (b.at_ms, b.rule, b.consumer)
+                && std::mem::discriminant(&a.event) == std::mem::discriminant(&b.event)
+        };
         for (i, text) in theirs[..shared].iter().enumerate() {
-            if let Some(text) = text {
-                if ours[i].is_none() && self.log[i] == other.log[i] {
-                    ours[i] = Some(text.clone());
-                }
+            if !alike(&self.log[i], &other.log[i]) {
+                return;
+            }
+            if let (None, Some(text)) = (&ours[i], text) {
+                ours[i] = Some(text.clone());
             }
         }
     }
