@@ -235,22 +235,39 @@ mod tests {
     /// `World::log_text` keeps each entry's sentence: it is the narrator's,
     /// written once per entry, and a clone (a checkpoint, a fork) still has
     /// the sentences written before it was made.
+    /// The world of the random simulation scenario `seed`, at t = 0.
+    fn world_of_seed(seed: u64) -> crate::sim::World {
+        let file = super::simulation(seed);
+        crate::scenario::simulation::world_of(&file, file.seed).unwrap()
+    }
+
+    /// Runs `w` for at most `steps` steps.
+    fn run_steps(w: &mut crate::sim::World, steps: usize) {
+        for _ in 0..steps {
+            if !w.step() {
+                break;
+            }
+        }
+    }
+
+    /// The narrator, counting in `written` the sentences it writes.
+    fn counting(
+        written: &std::cell::Cell<usize>,
+    ) -> impl Fn(&crate::sim::LogEntry, &[crate::sim::Client]) -> String + Copy + '_ {
+        move |e, c| {
+            written.set(written.get() + 1);
+            crate::narrate::entry(e, c)
+        }
+    }
+
     #[test]
     fn a_worlds_log_texts_are_the_narrators_written_once() {
         use std::cell::Cell;
         for seed in 0..10 {
-            let file = super::simulation(seed);
-            let mut w = crate::scenario::simulation::world_of(&file, file.seed).unwrap();
-            for _ in 0..300 {
-                if !w.step() {
-                    break;
-                }
-            }
+            let mut w = world_of_seed(seed);
+            run_steps(&mut w, 300);
             let written = Cell::new(0);
-            let count = |e: &crate::sim::LogEntry, c: &[crate::sim::Client]| {
-                written.set(written.get() + 1);
-                crate::narrate::entry(e, c)
-            };
+            let count = counting(&written);
             let n = w.log().len();
             for i in (0..n).rev() {
                 assert_eq!(
@@ -286,19 +303,11 @@ mod tests {
     fn a_rebuilt_world_takes_the_sentences_of_the_entries_it_shares() {
         use std::cell::Cell;
         for seed in 0..10 {
-            let file = super::simulation(seed);
-            let mut w = crate::scenario::simulation::world_of(&file, file.seed).unwrap();
+            let mut w = world_of_seed(seed);
             let early = w.clone();
-            for _ in 0..300 {
-                if !w.step() {
-                    break;
-                }
-            }
+            run_steps(&mut w, 300);
             let written = Cell::new(0);
-            let count = |e: &crate::sim::LogEntry, c: &[crate::sim::Client]| {
-                written.set(written.get() + 1);
-                crate::narrate::entry(e, c)
-            };
+            let count = counting(&written);
             let n = w.log().len();
             for i in 0..n {
                 w.log_text(i, count);
@@ -317,9 +326,7 @@ mod tests {
             }
             assert_eq!(written.get(), 0, "seed {seed}: written again");
             // Other consumers: nothing is taken.
-            let other =
-                crate::scenario::simulation::world_of(&super::simulation(seed + 100), 1).unwrap();
-            let mut other = other;
+            let mut other = world_of_seed(seed + 100);
             while other.log().len() < 3 && other.step() {}
             let names = |w: &crate::sim::World| {
                 w.clients()
