@@ -232,9 +232,6 @@ mod tests {
         }
     }
 
-    /// `World::log_text` keeps each entry's sentence: it is the narrator's,
-    /// written once per entry, and a clone (a checkpoint, a fork) still has
-    /// the sentences written before it was made.
     /// The world of the random simulation scenario `seed`, at t = 0.
     fn world_of_seed(seed: u64) -> crate::sim::World {
         let file = super::simulation(seed);
@@ -260,6 +257,9 @@ mod tests {
         }
     }
 
+    /// `World::log_text` keeps each entry's sentence: it is the narrator's,
+    /// written once per entry, and a clone (a checkpoint, a fork) still has
+    /// the sentences written before it was made.
     #[test]
     fn a_worlds_log_texts_are_the_narrators_written_once() {
         use std::cell::Cell;

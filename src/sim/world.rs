@@ -353,7 +353,7 @@ impl World {
             return;
         }
         let theirs = other.log_texts.borrow();
-        let shared = self.log.len().min(theirs.len());
+        let shared = self.log.len().min(other.log.len()).min(theirs.len());
         let mut ours = self.log_texts.borrow_mut();
         if ours.len() < shared {
             ours.resize(self.log.len(), None);
