@@ -34,7 +34,7 @@ impl Cell {
         Cell::with_owner(p, p.owner.as_deref().and_then(|o| owners.get(o)))
     }
 
-    /// [`Cell::of`] with the owner's entry in [`Owners`] already looked up.
+    /// The cell of `p`, its owner's entry in [`Owners`] already looked up.
     pub fn with_owner(p: &PartitionView, known: Known) -> Self {
         Cell {
             committed: p.committed,
