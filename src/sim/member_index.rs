@@ -101,8 +101,9 @@ impl MemberIndex {
 
 /// What [`MemberIndex::lookup`] must answer, by a scan of the consumers in
 /// order: the first whose current id `id` is, else the first that held it.
-/// Debug builds check every lookup against it, so every test does.
-#[cfg(debug_assertions)]
+/// Debug builds check every lookup against it, so every test does; the
+/// tests below check it in release builds too.
+#[cfg(any(debug_assertions, test))]
 pub(super) fn scan_lookup(clients: &[Client], id: &MemberId) -> Option<ConsumerId> {
     let first = |f: &dyn Fn(&Client) -> bool| clients.iter().position(f);
     first(&|c| &c.member_id == id)
@@ -112,7 +113,7 @@ pub(super) fn scan_lookup(clients: &[Client], id: &MemberId) -> Option<ConsumerI
 
 /// What [`MemberIndex::first_holder`] must answer, by a scan: the first
 /// consumer holding `id` now or before.
-#[cfg(debug_assertions)]
+#[cfg(any(debug_assertions, test))]
 pub(super) fn scan_first_holder(clients: &[Client], id: &MemberId) -> Option<ConsumerId> {
     clients
         .iter()
