@@ -97,7 +97,14 @@ impl Timers {
                 timer.queued = ours;
                 self.order.push(Reverse((deadline_ms, seq, key)));
             } else if first == Some(timer.queued) {
-                // The first entry now stands for a later deadline.
+                // The first entry now stands for a later deadline: it moves
+                // there in one pass down the heap (the timer is at hand, so
+                // no lookup), then the order settles as after any change.
+                timer.queued = ours;
+                if let Some(mut front) = self.order.peek_mut() {
+                    let Reverse((deadline, arm, _)) = &mut *front;
+                    (*deadline, *arm) = ours;
+                }
                 self.settle();
             }
         } else {
@@ -142,10 +149,12 @@ impl Timers {
                 return;
             }
             timer.queued = own;
-            let Some(Reverse((_, _, key))) = self.order.pop() else {
-                return;
-            };
-            self.order.push(Reverse((own.0, own.1, key)));
+            // Moved in place: one pass down the heap, where a pop and a
+            // push would take two.
+            if let Some(mut front) = self.order.peek_mut() {
+                let Reverse((deadline, arm, _)) = &mut *front;
+                (*deadline, *arm) = own;
+            }
         }
     }
 
