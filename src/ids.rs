@@ -245,10 +245,30 @@ impl Serialize for Topic {
 
 /// One partition of one topic, written `topic-partition` as Kafka prints it.
 /// Build a topic's partitions from one [`Topic`] so they share its name.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Debug, Eq, PartialOrd, Ord)]
 pub struct TopicPartition {
     pub topic: Topic,
     pub partition: u32,
+}
+
+/// Equal when both fields are. The numbers are compared first, and inline:
+/// the simulator compares a consumer's partitions with what the metrics
+/// were told after each of its events, and two partitions that differ
+/// mostly differ in number, while equal names are mostly one shared copy.
+impl PartialEq for TopicPartition {
+    #[inline]
+    fn eq(&self, other: &Self) -> bool {
+        self.partition == other.partition
+            && (Arc::ptr_eq(&self.topic.0, &other.topic.0) || self.topic.0 == other.topic.0)
+    }
+}
+
+/// As derived: the name, then the number (so equal partitions hash alike).
+impl std::hash::Hash for TopicPartition {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.topic.hash(state);
+        self.partition.hash(state);
+    }
 }
 
 impl TopicPartition {
@@ -336,6 +356,18 @@ mod tests {
         ps.sort();
         let names: Vec<String> = ps.iter().map(ToString::to_string).collect();
         assert_eq!(names, ["orders-1", "orders-2", "payments-0"]);
+        // A partition equals one of the same name and number, shared or
+        // not, and hashes alike; another number or name differs.
+        let hash = |p: &TopicPartition| {
+            use std::hash::BuildHasher;
+            std::hash::BuildHasherDefault::<super::IdHasher>::default().hash_one(p)
+        };
+        let (shared, apart) = (TopicPartition::new(&a, 3), TopicPartition::new(&outside, 3));
+        assert_eq!(shared, apart);
+        assert_eq!(hash(&shared), hash(&apart));
+        assert_ne!(shared, TopicPartition::new(&a, 4));
+        assert_ne!(shared, TopicPartition::new(&c, 3));
+        assert_ne!(TopicPartition::new(Topic(Arc::from("order")), 3), apart);
         // The table stops growing at its limit; names past it still work.
         for i in 0..MAX_INTERNED + 10 {
             let name = format!("many-{i}");
