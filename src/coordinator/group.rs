@@ -67,7 +67,10 @@ pub struct Group {
     pub leader_id: Option<MemberId>,
     pub members: Vec<Member>,
     /// The static member map: `group.instance.id → member.id` (KIP-345).
-    pub static_members: BTreeMap<GroupInstanceId, MemberId>,
+    /// A hash map, as Kafka's `staticMembers` is: every request of a static
+    /// member looks its id up (`validateCurrentMember`). Unordered: views
+    /// list it by [`Group::static_members_in_order`].
+    pub static_members: IdMap<GroupInstanceId, MemberId>,
     /// KIP-394 ids handed out but not joined yet, in the order handed out.
     pub pending_members: Vec<MemberId>,
     pub pending_sync_members: BTreeSet<MemberId>,
@@ -141,7 +144,7 @@ impl Group {
             protocol_name: None,
             leader_id: None,
             members: Vec::new(),
-            static_members: BTreeMap::new(),
+            static_members: IdMap::default(),
             pending_members: Vec::new(),
             pending_sync_members: BTreeSet::new(),
             new_member_added: false,
@@ -233,6 +236,14 @@ impl Group {
 
     pub fn static_member_id(&self, iid: &GroupInstanceId) -> Option<&MemberId> {
         self.static_members.get(iid)
+    }
+
+    /// The static member map in instance-id order, as the trace and the
+    /// views list it.
+    pub fn static_members_in_order(&self) -> Vec<(&GroupInstanceId, &MemberId)> {
+        let mut entries: Vec<_> = self.static_members.iter().collect();
+        crate::ordered::sort_by(&mut entries, |a, b| a.0.cmp(b.0));
+        entries
     }
 
     /// Members with a parked JoinGroup (`numMembersAwaitingJoin`).

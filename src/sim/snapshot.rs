@@ -147,8 +147,8 @@ impl World {
             return Vec::new();
         };
         let mut rows: Vec<InstanceRow> = g
-            .static_members
-            .iter()
+            .static_members_in_order()
+            .into_iter()
             .map(|(iid, mid)| InstanceRow {
                 instance_id: iid.to_string(),
                 member_id: mid.to_string(),

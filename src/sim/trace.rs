@@ -58,8 +58,8 @@ impl GroupLine {
                 protocol_name: g.protocol_name.clone(),
                 members: g.members.iter().map(|m| m.member_id.clone()).collect(),
                 static_members: g
-                    .static_members
-                    .iter()
+                    .static_members_in_order()
+                    .into_iter()
                     .map(|(i, m)| (i.clone(), m.clone()))
                     .collect(),
                 pending_members: g.pending_members.clone(),
