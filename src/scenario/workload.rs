@@ -106,4 +106,29 @@ mod tests {
         assert_eq!(s["rebalances"], 21);
         assert!(s["violations"].as_array().unwrap().is_empty());
     }
+
+    /// The same restart withdraws a request's timeout at nearly every
+    /// answer: the world counts the withdrawn timers still queued exactly,
+    /// and sweeps them out before they are half the queue, which without
+    /// the sweep they soon would be.
+    #[test]
+    fn withdrawn_timers_are_counted_and_never_half_the_queue() {
+        let file = rolling_restart(20, 200, Rollout::OneByOne, false);
+        let mut world = crate::scenario::world_of(&file, file.seed).expect("a workload runs");
+        let (mut most, mut sweeps, mut before) = (0, 0, 0);
+        while world.step() {
+            let (counted, found, queued) = world.withdrawn_queued();
+            assert_eq!(counted, found, "at step {}", world.steps());
+            assert!(
+                found * 2 <= queued,
+                "at step {}: {found} of {queued}",
+                world.steps()
+            );
+            most = most.max(found);
+            sweeps += usize::from(found + 1 < before);
+            before = found;
+        }
+        assert!(most > 20, "timers are withdrawn: at most {most} queued");
+        assert!(sweeps > 0, "the queue is swept");
+    }
 }

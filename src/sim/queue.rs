@@ -3,10 +3,14 @@
 //!
 //! A binary heap, not an ordered map: a B-tree shifts the entries of a node
 //! at nearly every insertion and removal, and the browser runs those small
-//! copies far slower than native code does. Entries are never removed out
-//! of order: the one event that can be withdrawn, a client timer, is left in
-//! place and skipped when it comes out (the world knows which timers are
-//! armed; [`EventQueue::pop_while`] asks it).
+//! copies far slower than native code does. Entries are not removed one by
+//! one out of order: the one event that can be withdrawn, a client timer,
+//! is left in place and skipped when it comes out (the world knows which
+//! timers are armed; [`EventQueue::pop_while`] asks it). When withdrawn
+//! timers come to outnumber the rest, the world sweeps them out all at once
+//! ([`EventQueue::retain`]): a request's timeout is withdrawn when its
+//! answer comes, mostly within milliseconds, yet would stay queued for the
+//! whole timeout (30 s, or the rebalance timeout plus 5 s for JoinGroup).
 
 use super::world::SimEvent;
 use std::cmp::{Ordering, Reverse};
@@ -77,14 +81,20 @@ impl EventQueue {
         }
     }
 
+    /// Keeps only the entries `keep` says so of, wherever they are. The
+    /// order the rest come out in is unchanged: it is their keys'.
+    pub fn retain(&mut self, mut keep: impl FnMut(Key, &SimEvent) -> bool) {
+        self.heap.retain(|Reverse(e)| keep(e.key, &e.event));
+    }
+
+    /// How many entries there are, withdrawn or not.
+    pub fn len(&self) -> usize {
+        self.heap.len()
+    }
+
     /// Every entry, in no particular order.
     pub fn iter(&self) -> impl Iterator<Item = (Key, &SimEvent)> {
         self.heap.iter().map(|Reverse(e)| (e.key, &e.event))
-    }
-
-    #[cfg(test)]
-    pub fn len(&self) -> usize {
-        self.heap.len()
     }
 
     #[cfg(test)]
