@@ -251,10 +251,10 @@ pub struct TopicPartition {
     pub partition: u32,
 }
 
-/// Equal when both fields are. The numbers are compared first, and inline:
-/// the simulator compares a consumer's partitions with what the metrics
-/// were told after each of its events, and two partitions that differ
-/// mostly differ in number, while equal names are mostly one shared copy.
+/// Equal when both fields are. The numbers are compared first: the
+/// simulator compares a consumer's partitions with what the metrics were
+/// told after each of its events, and two partitions that differ mostly
+/// differ in number, while equal names are mostly one shared copy.
 impl PartialEq for TopicPartition {
     #[inline]
     fn eq(&self, other: &Self) -> bool {

@@ -492,12 +492,12 @@ impl World {
 
     /// After a client timer was withdrawn: drops what is withdrawn at the
     /// front, and sweeps the whole queue once withdrawn timers are more
-    /// than half of it. A sweep costs the queue's length, and comes after
-    /// at least as many withdrawals, so it
-    /// adds a constant per withdrawal, and the queue stays at most twice
-    /// the events still to come instead of growing with every request's
-    /// timeout (a dynamic group of 1,000 rebalancing every few seconds left
-    /// some 85,000 withdrawn timeouts queued: a heap 30 times its size).
+    /// than half of it. A sweep costs the queue's length and comes after
+    /// at least as many withdrawals, so it adds a constant per withdrawal;
+    /// the queue stays at most twice the events still to come, instead of
+    /// growing with every request's timeout (a dynamic group restarted one
+    /// by one had up to 78 withdrawn timers queued per member, against 3
+    /// live events: BENCHMARKS.md, "The static map's round").
     fn timer_withdrawn(&mut self) {
         self.withdrawn += 1;
         self.drop_withdrawn();
