@@ -424,13 +424,28 @@ impl std::hash::Hasher for IdHasher {
         for c in &mut chunks {
             self.mix(u64::from_le_bytes(c.try_into().expect("8 bytes")));
         }
-        for &b in chunks.remainder() {
-            self.mix(u64::from(b));
+        // The last 1 to 7 bytes as one little-endian word: a `u8`, `u16`
+        // or `u32` written as bytes hashes as one step, as written straight.
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut word = [0; 8];
+            word[..rest.len()].copy_from_slice(rest);
+            self.mix(u64::from_le_bytes(word));
         }
     }
 
     #[inline]
     fn write_u8(&mut self, i: u8) {
+        self.mix(u64::from(i));
+    }
+
+    #[inline]
+    fn write_u16(&mut self, i: u16) {
+        self.mix(u64::from(i));
+    }
+
+    #[inline]
+    fn write_u32(&mut self, i: u32) {
         self.mix(u64::from(i));
     }
 
@@ -514,6 +529,10 @@ mod id_map_tests {
             }
             a.write_u8(x as u8);
             b.write(&[x as u8]);
+            a.write_u16(x as u16);
+            b.write(&(x as u16).to_le_bytes());
+            a.write_u32(x as u32);
+            b.write(&(x as u32).to_le_bytes());
             assert_eq!(a.finish(), b.finish());
         }
     }
