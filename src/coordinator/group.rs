@@ -9,7 +9,7 @@ use super::messages::{JoinGroupMember, Protocol, RequestId};
 use super::state::GroupState;
 use crate::ids::IdMap;
 use crate::ids::{GroupInstanceId, MemberId, TopicPartition};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
 
@@ -140,8 +140,10 @@ struct Tally {
     parked_joins: usize,
     parked_syncs: usize,
     statics: usize,
-    /// Protocol name → members listing it (`supportedProtocols`).
-    protocols: BTreeMap<String, usize>,
+    /// Protocol name and the members listing it (`supportedProtocols`),
+    /// sorted by name: a group's members offer one or two assignors, so a
+    /// short sorted list, searched by halves, serves better than a map.
+    protocols: Vec<(String, usize)>,
 }
 
 impl Tally {
@@ -166,15 +168,30 @@ impl Tally {
         for p in &m.protocols {
             // The name is copied only for a protocol no member had (a
             // member's protocols are counted again at each of its joins).
-            if !self.protocols.contains_key(&p.name) {
-                self.protocols.insert(p.name.clone(), 0);
-            }
-            let n = self.protocols.get_mut(&p.name).expect("just inserted");
+            let i = match self.find(&p.name) {
+                Ok(i) => i,
+                Err(i) => {
+                    self.protocols.insert(i, (p.name.clone(), 0));
+                    i
+                }
+            };
+            let n = &mut self.protocols[i].1;
             step(n, true);
             if *n == 0 {
-                self.protocols.remove(&p.name);
+                self.protocols.remove(i);
             }
         }
+    }
+
+    /// Where `name` is in `protocols`, or where it would go.
+    fn find(&self, name: &str) -> Result<usize, usize> {
+        self.protocols
+            .binary_search_by(|(listed, _)| listed.as_str().cmp(name))
+    }
+
+    /// How many members list protocol `name`; `None` when none does.
+    fn supporters(&self, name: &str) -> Option<usize> {
+        self.find(name).ok().map(|i| self.protocols[i].1)
     }
 }
 
@@ -385,9 +402,9 @@ impl Group {
         removed
     }
 
-    /// How many members list each protocol name.
-    fn protocol_counts(&self) -> &BTreeMap<String, usize> {
-        &self.tally().protocols
+    /// How many members list protocol `name`; `None` when none does.
+    fn supporters(&self, name: &str) -> Option<usize> {
+        self.tally().supporters(name)
     }
 
     /// `supportsProtocols` (GM L461): an Empty group takes any non-empty type
@@ -397,25 +414,24 @@ impl Group {
         if self.state == GroupState::Empty {
             return !protocol_type.is_empty() && !names.is_empty();
         }
-        let counts = self.protocol_counts();
         self.protocol_type.as_deref() == Some(protocol_type)
             && names
                 .iter()
-                .any(|n| counts.get(*n).copied() == Some(self.members.len()))
+                .any(|n| self.supporters(n) == Some(self.members.len()))
     }
 
     /// `selectProtocol` (GM L431): each member votes for its first protocol
     /// that all members support; most votes wins, ties go to the candidate
     /// first voted for (Kafka: HashMap order, arbitrary).
     pub fn select_protocol(&self) -> Option<String> {
-        let counts = self.protocol_counts();
+        let tally = self.tally();
         let all = self.members.len();
         let mut votes: Vec<(&str, usize)> = Vec::new();
         for m in &self.members {
             let choice = m
                 .protocols
                 .iter()
-                .find(|p| counts.get(p.name.as_str()).copied() == Some(all));
+                .find(|p| tally.supporters(&p.name) == Some(all));
             if let Some(p) = choice {
                 match votes.iter_mut().find(|(n, _)| *n == p.name) {
                     Some((_, v)) => *v += 1,
@@ -513,6 +529,37 @@ mod tests {
             (0, 0, 1)
         );
         assert_eq!(g.members.len(), 1);
+    }
+
+    /// The protocol counts stay sorted by name whatever order names come
+    /// in, and a name no member lists any more is dropped.
+    #[test]
+    fn the_protocol_counts_stay_sorted_and_drop_unlisted_names() {
+        let mut g = Group::new("g");
+        g.add(member("a", None, &["sticky", "range"]));
+        g.add(member("b", None, &["range", "cooperative-sticky"]));
+        g.add(member("c", None, &["roundrobin", "range", "sticky"]));
+        let listed = |g: &Group| g.tally().protocols.clone();
+        let counts = |list: &[(&str, usize)]| -> Vec<(String, usize)> {
+            list.iter().map(|(n, c)| (n.to_string(), *c)).collect()
+        };
+        assert_eq!(
+            listed(&g),
+            counts(&[
+                ("cooperative-sticky", 1),
+                ("range", 3),
+                ("roundrobin", 1),
+                ("sticky", 2)
+            ])
+        );
+        assert_eq!(g.supporters("range"), Some(3));
+        assert_eq!(g.supporters("none"), None);
+        g.remove(&"b".into());
+        g.update(&"c".into(), |m| m.protocols.truncate(1));
+        assert_eq!(
+            listed(&g),
+            counts(&[("range", 1), ("roundrobin", 1), ("sticky", 1)])
+        );
     }
 
     /// The index is kept by `add`, `remove` and `rename`: after each, every
