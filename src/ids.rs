@@ -383,6 +383,9 @@ mod tests {
 /// keeps runs identical from one process to the next.
 pub type IdMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<IdHasher>>;
 
+/// A hash set of ids, hashed as [`IdMap`] hashes its keys.
+pub type IdSet<K> = std::collections::HashSet<K, std::hash::BuildHasherDefault<IdHasher>>;
+
 /// FNV-1a over 8-byte words (rustc's FxHash idea): a multiply and a xor per
 /// word, plenty for ids that differ in their UUID part.
 #[derive(Clone, Copy, Debug, Default)]

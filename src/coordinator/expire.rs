@@ -107,7 +107,8 @@ impl Coordinator {
         if generation_id != g.generation_id || !in_sync_phase || g.pending_sync_members.is_empty() {
             return;
         }
-        let late: Vec<MemberId> = g.pending_sync_members.iter().cloned().collect();
+        let mut late: Vec<MemberId> = g.pending_sync_members.iter().cloned().collect();
+        crate::ordered::sort(&mut late);
         for member_id in &late {
             self.remove_member(
                 member_id,

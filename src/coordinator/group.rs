@@ -7,9 +7,8 @@
 
 use super::messages::{JoinGroupMember, Protocol, RequestId};
 use super::state::GroupState;
-use crate::ids::IdMap;
 use crate::ids::{GroupInstanceId, MemberId, TopicPartition};
-use std::collections::BTreeSet;
+use crate::ids::{IdMap, IdSet};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
 
@@ -75,7 +74,10 @@ pub struct Group {
     pub static_members: IdMap<GroupInstanceId, MemberId>,
     /// KIP-394 ids handed out but not joined yet, in the order handed out.
     pub pending_members: Vec<MemberId>,
-    pub pending_sync_members: BTreeSet<MemberId>,
+    /// Members of the generation that have not sent SyncGroup yet. Hashed,
+    /// as Kafka's `pendingSyncMembers` is: every SyncGroup takes its sender
+    /// out; listed only when the DelayedSync expires, sorted then.
+    pub pending_sync_members: IdSet<MemberId>,
     /// Set when a member joins during the first initial delay (spec §5.3).
     pub new_member_added: bool,
     /// Committed offsets. Only looked up, never listed, so hashed: each
@@ -207,7 +209,7 @@ impl Group {
             members: Vec::new(),
             static_members: IdMap::default(),
             pending_members: Vec::new(),
-            pending_sync_members: BTreeSet::new(),
+            pending_sync_members: IdSet::default(),
             new_member_added: false,
             offsets: IdMap::default(),
             index: IdMap::default(),

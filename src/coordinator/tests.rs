@@ -405,6 +405,50 @@ fn kip394_dynamic_join_needs_the_member_id_round_trip_and_the_pending_id_blocks_
     assert_eq!(join_response(&out[0].1).generation_id, 1);
 }
 
+/// The members still pending sync at the deadline are removed, and named
+/// in the rebalance's cause, in member-id order, whatever order they
+/// joined in (the pending set is hashed; spec §5.5).
+#[test]
+fn members_that_never_sync_are_removed_in_member_id_order() {
+    let mut c = coordinator();
+    for (i, iid) in ["c", "a", "d", "b"].into_iter().enumerate() {
+        c.handle_request(0, i as u64 + 1, join("", Some(iid), 9, &["range"]));
+    }
+    c.handle_timeout(50);
+    c.handle_timeout(100);
+    let out = responses(&mut c);
+    let leader = join_response(&out[0].1).member_id.clone();
+    assert!(leader.as_str().starts_with("c-"));
+    c.handle_request(100, 9, sync(&leader, 1, Some("c"), &[]));
+    // Heartbeats keep every session alive past the pending-sync deadline.
+    for (i, (_, r)) in out.iter().enumerate() {
+        let member = join_response(r).member_id.clone();
+        let iid = &member.as_str()[..1];
+        c.handle_request(550, 10 + i as u64, heartbeat(&member, 1, Some(iid)));
+    }
+    responses(&mut c);
+    c.handle_timeout(600);
+    let out = events(&mut c);
+    let removed: Vec<&str> = out
+        .iter()
+        .filter_map(|(e, _)| match e {
+            Event::MemberRemoved { member_id, .. } => Some(&member_id.as_str()[..1]),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(removed, ["a", "b", "d"]);
+    let named: Vec<&str> = out
+        .iter()
+        .find_map(|(e, _)| match e {
+            Event::RebalancePrepared {
+                cause: RebalanceCause::SyncMissed { member_ids },
+            } => Some(member_ids.iter().map(|m| &m.as_str()[..1]).collect()),
+            _ => None,
+        })
+        .expect("a rebalance for the missed syncs");
+    assert_eq!(named, ["a", "b", "d"]);
+}
+
 #[test]
 fn no_request_sequence_in_these_tests_breaks_the_transition_table() {
     let (c, _, _) = fx_s2();
