@@ -23,7 +23,7 @@ impl Coordinator {
         }
         let (error, rule) = self.check_commit(&req);
         let iid = req.group_instance_id.as_ref();
-        let api = Request::OffsetCommit(req.clone()).api();
+        let api = req.api();
         self.note_if_fenced(error, &req.member_id, iid, api);
         if error.is_none() {
             if matches!(

@@ -86,6 +86,16 @@ pub struct OffsetCommitRequest {
     pub transactional: bool,
 }
 
+impl OffsetCommitRequest {
+    /// TxnOffsetCommit when transactional, else OffsetCommit.
+    pub fn api(&self) -> Api {
+        match self.transactional {
+            true => Api::TxnOffsetCommit,
+            false => Api::OffsetCommit,
+        }
+    }
+}
+
 /// OffsetFetch (v0-7, classic groups): the committed offsets of these
 /// partitions. No membership check: any client may read them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -167,8 +177,7 @@ impl Request {
             Request::SyncGroup(_) => Api::SyncGroup,
             Request::Heartbeat(_) => Api::Heartbeat,
             Request::LeaveGroup(_) => Api::LeaveGroup,
-            Request::OffsetCommit(r) if r.transactional => Api::TxnOffsetCommit,
-            Request::OffsetCommit(_) => Api::OffsetCommit,
+            Request::OffsetCommit(r) => r.api(),
             Request::OffsetFetch(_) => Api::OffsetFetch,
             Request::DescribeGroup => Api::DescribeGroups,
         }
