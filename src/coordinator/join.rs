@@ -200,7 +200,7 @@ impl Coordinator {
         };
         match self.state() {
             GroupState::PreparingRebalance => {
-                self.update_member(rid, &req);
+                self.update_member(rid, req);
                 self.event(Event::JoinParked { member_id }, Rule::JoinParked);
             }
             GroupState::CompletingRebalance if matches => {
@@ -212,13 +212,13 @@ impl Coordinator {
                 );
             }
             GroupState::CompletingRebalance => {
-                self.update_member_and_rebalance(rid, &req, Rule::MetadataChanged)
+                self.update_member_and_rebalance(rid, req, Rule::MetadataChanged)
             }
             GroupState::Stable if is_leader => {
-                self.update_member_and_rebalance(rid, &req, Rule::LeaderRejoinStable)
+                self.update_member_and_rebalance(rid, req, Rule::LeaderRejoinStable)
             }
             GroupState::Stable if !matches => {
-                self.update_member_and_rebalance(rid, &req, Rule::MetadataChanged)
+                self.update_member_and_rebalance(rid, req, Rule::MetadataChanged)
             }
             GroupState::Stable => {
                 let response = self.current_generation_response(&member_id, false, false);
@@ -259,18 +259,26 @@ impl Coordinator {
 
     /// `updateMember` (GM L515): protocols and timeouts are replaced by the
     /// request's; the join is parked (a previous parked join is dropped unanswered).
-    fn update_member(&mut self, rid: RequestId, req: &JoinGroupRequest) {
-        self.g_mut().update(&req.member_id, |m| {
-            m.protocols = req.protocols.clone();
-            m.rebalance_timeout_ms = req.rebalance_timeout_ms;
-            m.session_timeout_ms = req.session_timeout_ms;
+    /// The request is consumed: its protocols move into the member.
+    fn update_member(&mut self, rid: RequestId, req: JoinGroupRequest) {
+        let JoinGroupRequest {
+            member_id,
+            protocols,
+            rebalance_timeout_ms,
+            session_timeout_ms,
+            ..
+        } = req;
+        self.g_mut().update(&member_id, |m| {
+            m.protocols = protocols;
+            m.rebalance_timeout_ms = rebalance_timeout_ms;
+            m.session_timeout_ms = session_timeout_ms;
             m.awaiting_join = Some(ParkedJoin { request: rid });
         });
     }
 
-    fn update_member_and_rebalance(&mut self, rid: RequestId, req: &JoinGroupRequest, rule: Rule) {
-        self.update_member(rid, req);
+    fn update_member_and_rebalance(&mut self, rid: RequestId, req: JoinGroupRequest, rule: Rule) {
         let member_id = req.member_id.clone();
+        self.update_member(rid, req);
         let cause = match rule {
             Rule::LeaderRejoinStable => RebalanceCause::LeaderRejoined { member_id },
             _ => RebalanceCause::MetadataChanged { member_id },
@@ -335,11 +343,12 @@ impl Coordinator {
         let current_leader = self.g().leader_id.clone().unwrap_or_default();
         self.replace_static_member(&iid, &old_id, &new_id);
         self.schedule_heartbeat(&new_id);
+        let version = req.version;
         let req = JoinGroupRequest {
             member_id: new_id.clone(),
             ..req
         };
-        self.update_member(rid, &req);
+        self.update_member(rid, req);
         match self.state() {
             GroupState::Stable => {
                 let selected = self.g().select_protocol();
@@ -349,7 +358,7 @@ impl Coordinator {
                         &iid,
                         &new_id,
                         current_leader,
-                        req.version,
+                        version,
                     );
                 } else {
                     let cause = RebalanceCause::StaticProtocolChange {
