@@ -216,7 +216,7 @@ impl State {
             .get(group)
             .and_then(|s| s.coordinator.group())
             .and_then(|g| g.get(&crate::ids::MemberId::from(member_id)))
-            .map(|m| m.metadata(protocol))
+            .map(|m| m.metadata(protocol).to_vec())
             .unwrap_or_default()
     }
 

@@ -48,12 +48,11 @@ impl Member {
     }
 
     /// The metadata this member sent for `protocol`, empty when it has none.
-    pub fn metadata(&self, protocol: &str) -> Vec<u8> {
+    pub fn metadata(&self, protocol: &str) -> &[u8] {
         self.protocols
             .iter()
             .find(|p| p.name == protocol)
-            .map(|p| p.metadata.clone())
-            .unwrap_or_default()
+            .map_or(&[], |p| p.metadata.as_slice())
     }
 }
 
@@ -457,7 +456,7 @@ impl Group {
             .map(|m| JoinGroupMember {
                 member_id: m.member_id.clone(),
                 group_instance_id: m.group_instance_id.clone(),
-                metadata: m.metadata(&protocol),
+                metadata: m.metadata(&protocol).to_vec(),
             })
             .collect()
     }

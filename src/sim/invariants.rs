@@ -298,8 +298,16 @@ fn unowned_partition(
     let cooperative = AssignorKind::from_name(&protocol).is_some_and(|k| k.is_cooperative());
     let mut subscribed: BTreeSet<String> = BTreeSet::new();
     let mut revoking: BTreeSet<TopicPartition> = BTreeSet::new();
+    let mut decoded_last: Option<&[u8]> = None;
     for m in &g.members {
-        let (topics, owned) = decode_metadata(&m.metadata(&protocol));
+        let metadata = m.metadata(&protocol);
+        // Members mostly subscribe alike: bytes equal to the member's before
+        // add no topic, and under an eager protocol nothing is revoking.
+        if !cooperative && decoded_last == Some(metadata) {
+            continue;
+        }
+        decoded_last = Some(metadata);
+        let (topics, owned) = decode_metadata(metadata);
         subscribed.extend(topics);
         if cooperative {
             revoking.extend(owned.into_iter().filter(|p| !m.assignment.contains(p)));

@@ -1005,7 +1005,11 @@ impl World {
         for p in held {
             self.metrics.hold(self.now_ms, p);
         }
-        *told = now.to_vec();
+        // The list told keeps its buffer: a consumer's holdings change at
+        // every rebalance, and its partition count rarely does.
+        let told = &mut self.held[index.0];
+        told.clear();
+        told.extend_from_slice(now);
     }
 
     fn apply_effects(&mut self, index: ConsumerId, effects: Vec<Effect>) {
