@@ -12,36 +12,53 @@ macro_rules! string_id {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
         ///
-        /// Shared (`Arc<str>`) like [`Topic`]: the simulator copies an id into
-        /// every request, response, timer and view, and compares it on every
+        /// Shared like [`Topic`]: the simulator copies an id into every
+        /// request, response, timer and view, and compares it on every
         /// lookup, so a copy is a reference count and two copies of one id
-        /// compare equal without reading it. Equality, order and hash are the
-        /// id's text.
-        #[derive(Clone, Debug, Default)]
-        pub struct $name(pub Arc<str>);
+        /// compare equal without reading it. The shared text carries its
+        /// hash, taken once when the id is made: the simulator's maps of
+        /// members, timers and pending ids hash an id at nearly every
+        /// event, and a member id is some 40 bytes. Equality and order are
+        /// the id's text, and so, through that hash, is the hash.
+        #[derive(Clone)]
+        pub struct $name(Arc<IdText>);
 
         impl $name {
             /// The id as Kafka sends it on the wire.
             pub fn as_str(&self) -> &str {
-                &self.0
+                &self.0.text
             }
             /// True for Kafka's UNKNOWN_MEMBER_ID (`""`).
             pub fn is_empty(&self) -> bool {
-                self.0.is_empty()
+                self.0.text.is_empty()
+            }
+            /// Whether the two are one copy of one id (equal without reading it).
+            pub fn same_copy(&self, other: &Self) -> bool {
+                Arc::ptr_eq(&self.0, &other.0)
+            }
+        }
+        impl Default for $name {
+            fn default() -> Self {
+                $name(IdText::new(String::new()))
+            }
+        }
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_tuple(stringify!($name)).field(&self.as_str()).finish()
             }
         }
         impl PartialEq for $name {
             fn eq(&self, other: &Self) -> bool {
-                Arc::ptr_eq(&self.0, &other.0) || self.0 == other.0
+                self.same_copy(other) || *self.0 == *other.0
             }
         }
         impl Eq for $name {}
         impl Ord for $name {
             fn cmp(&self, other: &Self) -> Ordering {
-                if Arc::ptr_eq(&self.0, &other.0) {
+                if self.same_copy(other) {
                     return Ordering::Equal;
                 }
-                self.0.cmp(&other.0)
+                self.as_str().cmp(other.as_str())
             }
         }
         impl PartialOrd for $name {
@@ -51,30 +68,60 @@ macro_rules! string_id {
         }
         impl std::hash::Hash for $name {
             fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-                (*self.0).hash(state)
+                state.write_u64(self.0.hash)
             }
         }
         impl fmt::Display for $name {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(&self.0)
+                f.write_str(self.as_str())
             }
         }
         impl From<&str> for $name {
             fn from(s: &str) -> Self {
-                $name(s.into())
+                $name(IdText::new(s.to_string()))
             }
         }
         impl From<String> for $name {
             fn from(s: String) -> Self {
-                $name(s.into())
+                $name(IdText::new(s))
             }
         }
         impl Serialize for $name {
             fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.serialize_str(&self.0)
+                s.serialize_str(self.as_str())
             }
         }
     };
+}
+
+/// A string id's shared text and the hash of it.
+struct IdText {
+    hash: u64,
+    text: Box<str>,
+}
+
+impl IdText {
+    fn new(text: String) -> Arc<IdText> {
+        Arc::new(IdText {
+            hash: text_hash(&text),
+            text: text.into_boxed_str(),
+        })
+    }
+}
+
+impl PartialEq for IdText {
+    fn eq(&self, other: &Self) -> bool {
+        self.hash == other.hash && self.text == other.text
+    }
+}
+
+/// The hash a string id carries: its text through [`IdHasher`], as `str`
+/// hashes itself.
+fn text_hash(text: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = IdHasher::default();
+    text.hash(&mut h);
+    h.finish()
 }
 
 string_id!(
@@ -484,14 +531,18 @@ mod id_map_tests {
         use std::hash::{BuildHasher, BuildHasherDefault};
         let a = MemberId::from("c-1-aaaa");
         let b = MemberId::from(String::from("c-1-aaaa"));
-        assert!(!Arc::ptr_eq(&a.0, &b.0));
+        assert!(!a.same_copy(&b));
         assert_eq!(a, b);
         assert_eq!(a.cmp(&b), Ordering::Equal);
         let h = BuildHasherDefault::<IdHasher>::default();
         assert_eq!(h.hash_one(&a), h.hash_one(&b));
-        assert_eq!(h.hash_one(&a), h.hash_one("c-1-aaaa"));
+        // The hash carried is the text's: taken again from the text alone,
+        // it is the same; another text's differs.
+        assert_eq!(a.0.hash, text_hash("c-1-aaaa"));
+        assert_ne!(a.0.hash, MemberId::from("c-1-aaab").0.hash);
+        assert_eq!(MemberId::default().0.hash, text_hash(""));
         let copy = a.clone();
-        assert!(Arc::ptr_eq(&a.0, &copy.0));
+        assert!(a.same_copy(&copy));
         assert_eq!(copy, b);
         let mut ids = [
             MemberId::from("c-2"),

@@ -10,7 +10,6 @@ use super::state::GroupState;
 use crate::ids::{GroupInstanceId, MemberId, TopicPartition};
 use crate::ids::{IdMap, IdSet};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-use std::sync::Arc;
 
 /// A parked JoinGroup: the request to answer when the join phase completes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -252,7 +251,7 @@ impl Group {
         if self
             .members
             .get(last)
-            .is_some_and(|m| Arc::ptr_eq(&m.member_id.0, &member_id.0))
+            .is_some_and(|m| m.member_id.same_copy(member_id))
         {
             return Some(last);
         }

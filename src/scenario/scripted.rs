@@ -51,8 +51,8 @@ impl Cast {
         let (name, new) = match request {
             Request::JoinGroup(r) => {
                 let known = match &r.group_instance_id {
-                    Some(iid) => lookup(&self.by_instance, &iid.0).cloned(),
-                    None => bound(self, &r.member_id.0),
+                    Some(iid) => lookup(&self.by_instance, iid.as_str()).cloned(),
+                    None => bound(self, r.member_id.as_str()),
                 };
                 match known {
                     Some(name) => (name, false),
@@ -84,7 +84,7 @@ impl Cast {
                     _ => None,
                 };
                 let name = who.and_then(|(member, instance)| {
-                    self.of_member(&member.0, instance.as_ref().map(|i| i.as_str()))
+                    self.of_member(member.as_str(), instance.as_ref().map(|i| i.as_str()))
                 });
                 match name {
                     Some(n) => (n, false),

@@ -45,7 +45,7 @@ impl ScriptState {
 
 /// Replaces a bound `$NAME` by its member id (unbound names stay as written).
 fn resolve(script: &ScriptState, id: &mut MemberId) {
-    if let Some(bound) = id.0.strip_prefix('$').and_then(|n| script.bound(n)) {
+    if let Some(bound) = id.as_str().strip_prefix('$').and_then(|n| script.bound(n)) {
         *id = bound.clone();
     }
 }
