@@ -142,13 +142,23 @@ string_id!(
 /// assignor hands out this generation share the name of those committed
 /// generations ago. Equality, order and hash are the name's, however the
 /// copies were made; it reads as a `&str`.
-#[derive(Clone, Debug)]
-pub struct Topic(Arc<str>);
+///
+/// The shared name carries its hash (as [`MemberId`]'s text does), which
+/// [`TopicPartition`]'s hash uses: the offsets a group commits are a map of
+/// partitions, hashed per partition at every commit and fetch.
+#[derive(Clone)]
+pub struct Topic(Arc<IdText>);
+
+impl fmt::Debug for Topic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Topic").field(&self.as_str()).finish()
+    }
+}
 
 /// As `str` hashes, so maps keyed by [`Topic`] can be searched by `&str`.
 impl std::hash::Hash for Topic {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        (*self.0).hash(state)
+        self.as_str().hash(state)
     }
 }
 
@@ -157,9 +167,32 @@ impl std::hash::Hash for Topic {
 /// cannot grow the table without bound.
 pub const MAX_INTERNED: usize = 4_096;
 
+/// An interned name, found in the table by its text.
+struct Interned(Arc<IdText>);
+
+impl PartialEq for Interned {
+    fn eq(&self, other: &Self) -> bool {
+        *self.0 == *other.0
+    }
+}
+
+impl Eq for Interned {}
+
+impl std::hash::Hash for Interned {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.text.hash(state)
+    }
+}
+
+impl std::borrow::Borrow<str> for Interned {
+    fn borrow(&self) -> &str {
+        &self.0.text
+    }
+}
+
 thread_local! {
     static NAMES: std::cell::RefCell<
-        std::collections::HashSet<Arc<str>, std::hash::BuildHasherDefault<IdHasher>>,
+        std::collections::HashSet<Interned, std::hash::BuildHasherDefault<IdHasher>>,
     > = std::cell::RefCell::default();
 }
 
@@ -168,44 +201,49 @@ impl Topic {
     pub fn new(name: &str) -> Topic {
         NAMES.with(|names| {
             if let Some(shared) = names.borrow().get(name) {
-                return Topic(Arc::clone(shared));
+                return Topic(Arc::clone(&shared.0));
             }
-            let fresh: Arc<str> = name.into();
+            let fresh = IdText::new(name.to_string());
             let mut names = names.borrow_mut();
             if names.len() < MAX_INTERNED {
-                names.insert(Arc::clone(&fresh));
+                names.insert(Interned(Arc::clone(&fresh)));
             }
             Topic(fresh)
         })
     }
 
     pub fn as_str(&self) -> &str {
-        &self.0
+        &self.0.text
+    }
+
+    /// Whether the two are one copy of one name (equal without reading it).
+    fn same_copy(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
     }
 }
 
 impl std::ops::Deref for Topic {
     type Target = str;
     fn deref(&self) -> &str {
-        &self.0
+        self.as_str()
     }
 }
 
 impl AsRef<str> for Topic {
     fn as_ref(&self) -> &str {
-        &self.0
+        self.as_str()
     }
 }
 
 impl std::borrow::Borrow<str> for Topic {
     fn borrow(&self) -> &str {
-        &self.0
+        self.as_str()
     }
 }
 
 impl PartialEq for Topic {
     fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.0, &other.0) || self.0 == other.0
+        self.same_copy(other) || *self.0 == *other.0
     }
 }
 
@@ -213,10 +251,10 @@ impl Eq for Topic {}
 
 impl Ord for Topic {
     fn cmp(&self, other: &Self) -> Ordering {
-        if Arc::ptr_eq(&self.0, &other.0) {
+        if self.same_copy(other) {
             return Ordering::Equal;
         }
-        self.0.cmp(&other.0)
+        self.as_str().cmp(other.as_str())
     }
 }
 
@@ -230,12 +268,12 @@ macro_rules! topic_eq {
     ($($other:ty),*) => {$(
         impl PartialEq<$other> for Topic {
             fn eq(&self, other: &$other) -> bool {
-                *self.0 == **other
+                self.as_str() == &**other
             }
         }
         impl PartialEq<Topic> for $other {
             fn eq(&self, other: &Topic) -> bool {
-                **self == *other.0
+                &**self == other.as_str()
             }
         }
     )*};
@@ -244,7 +282,7 @@ topic_eq!(String, &str, Box<str>);
 
 impl PartialEq<str> for Topic {
     fn eq(&self, other: &str) -> bool {
-        &*self.0 == other
+        self.as_str() == other
     }
 }
 
@@ -274,19 +312,19 @@ impl From<&Topic> for Topic {
 
 impl From<Topic> for String {
     fn from(t: Topic) -> Self {
-        t.0.to_string()
+        t.as_str().to_string()
     }
 }
 
 impl fmt::Display for Topic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(self.as_str())
     }
 }
 
 impl Serialize for Topic {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.0)
+        s.serialize_str(self.as_str())
     }
 }
 
@@ -305,15 +343,15 @@ pub struct TopicPartition {
 impl PartialEq for TopicPartition {
     #[inline]
     fn eq(&self, other: &Self) -> bool {
-        self.partition == other.partition
-            && (Arc::ptr_eq(&self.topic.0, &other.topic.0) || self.topic.0 == other.topic.0)
+        self.partition == other.partition && self.topic == other.topic
     }
 }
 
-/// As derived: the name, then the number (so equal partitions hash alike).
+/// The name's hash as it carries it, then the number: equal partitions
+/// hash alike, and hashing one reads no text.
 impl std::hash::Hash for TopicPartition {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.topic.hash(state);
+        state.write_u64(self.topic.0.hash);
         self.partition.hash(state);
     }
 }
@@ -378,7 +416,7 @@ mod tests {
 
     #[test]
     fn topics_are_shared_and_compare_by_name_however_they_were_made() {
-        use super::{Topic, MAX_INTERNED};
+        use super::{IdText, Topic, MAX_INTERNED};
         use std::cmp::Ordering;
         use std::sync::Arc;
         let a = Topic::from("orders");
@@ -388,7 +426,7 @@ mod tests {
         assert_eq!(a, "orders");
         assert_eq!(String::from("orders"), a);
         // A copy made outside the table (past its limit) still compares by name.
-        let outside = Topic(Arc::from("orders"));
+        let outside = Topic(IdText::new("orders".to_string()));
         assert_eq!(outside, a);
         assert_eq!(outside.cmp(&a), Ordering::Equal);
         let c = Topic::from("payments");
@@ -414,7 +452,16 @@ mod tests {
         assert_eq!(hash(&shared), hash(&apart));
         assert_ne!(shared, TopicPartition::new(&a, 4));
         assert_ne!(shared, TopicPartition::new(&c, 3));
-        assert_ne!(TopicPartition::new(Topic(Arc::from("order")), 3), apart);
+        assert_ne!(
+            TopicPartition::new(Topic(IdText::new("order".to_string())), 3),
+            apart
+        );
+        // A topic hashes as its name does, so a map keyed by topics can be
+        // searched by `&str`.
+        let builder = std::hash::BuildHasherDefault::<super::IdHasher>::default();
+        use std::hash::BuildHasher;
+        assert_eq!(builder.hash_one(&outside), builder.hash_one("orders"));
+        assert_eq!(builder.hash_one(&a), builder.hash_one("orders"));
         // The table stops growing at its limit; names past it still work.
         for i in 0..MAX_INTERNED + 10 {
             let name = format!("many-{i}");
