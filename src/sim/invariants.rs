@@ -445,6 +445,28 @@ mod tests {
         );
     }
 
+    /// Members with one subscription are read once; a member after them
+    /// with another still adds its topics.
+    #[test]
+    fn an_eager_group_reads_every_distinct_subscription() {
+        let mut g = group(4);
+        let t = crate::assignor::encode_subscription(&["t".to_string()]);
+        let u = crate::assignor::encode_subscription(&["t".to_string(), "u".to_string()]);
+        for (m, bytes) in g.members.iter_mut().zip([&t, &t, &u, &t]) {
+            m.protocols = vec![Protocol::new("range", bytes.clone())];
+        }
+        g.members[0].assignment = vec![TopicPartition::new("t", 0)];
+        g.members[3].assignment = vec![TopicPartition::new("u", 0)];
+        g.protocol_name = Some("range".into());
+        let topics = BTreeMap::from([("t".to_string(), 1), ("u".to_string(), 2)]);
+        let counts = OwnerCounts::of(&g, &topics).expect("in the metadata");
+        // Only m2 subscribes to u: its u-1 is missed if m2 is skipped.
+        assert_eq!(
+            unowned_partition(&g, &topics, |p| counts.owners(p) > 0),
+            Some(TopicPartition::new("u", 1))
+        );
+    }
+
     #[test]
     fn the_large_group_check_finds_a_wrong_mapping_of_a_named_member_and_any_count_mismatch() {
         let mut g = group(FULL_CHECK_MAX + 1);
