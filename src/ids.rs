@@ -134,8 +134,9 @@ string_id!(
     GroupInstanceId
 );
 
-/// A topic's name, shared (`Arc<str>`): the simulator copies and compares
-/// partition lists on every rebalance (assignments, commits, holdings), so
+/// A topic's name, shared (one `Arc` of the name and its hash): the
+/// simulator copies and compares partition lists on every rebalance
+/// (assignments, commits, holdings), so
 /// a copy is a reference count instead of an allocation, and two copies of
 /// one name compare equal without reading it. Names are interned per
 /// thread (the first [`MAX_INTERNED`] distinct ones), so the partitions an
