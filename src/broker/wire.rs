@@ -608,11 +608,13 @@ impl Ctx<'_> {
                 let mut rp = offset_commit_response::OffsetCommitResponsePartition::default();
                 rp.partition_index = p.partition_index;
                 rp.error_code = match u32::try_from(p.partition_index) {
-                    Ok(i) => partitions
-                        .get(&TopicPartition::new(t.name.0.to_string(), i))
-                        .copied()
-                        .unwrap_or(error)
-                        .code(),
+                    Ok(i) => {
+                        let tp = TopicPartition::new(t.name.0.to_string(), i);
+                        partitions
+                            .binary_search_by(|(p, _)| p.cmp(&tp))
+                            .map_or(error, |k| partitions[k].1)
+                            .code()
+                    }
                     Err(_) => UNKNOWN_TOPIC_OR_PARTITION,
                 };
                 rt.partitions.push(rp);

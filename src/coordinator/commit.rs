@@ -81,8 +81,16 @@ impl Coordinator {
         error: ErrorCode,
         rule: Rule,
     ) {
-        let partitions =
-            crate::ordered::map_of(req.offsets.iter().map(|(tp, _)| (tp.clone(), error)));
+        // What a map of the partitions would hold, without building one: a
+        // consumer commits each of its partitions once, in order, so the
+        // sort finds them sorted and nothing is dropped.
+        let mut partitions: Vec<(TopicPartition, ErrorCode)> = req
+            .offsets
+            .iter()
+            .map(|(tp, _)| (tp.clone(), error))
+            .collect();
+        crate::ordered::sort_by(&mut partitions, |a, b| a.0.cmp(&b.0));
+        partitions.dedup_by(|later, earlier| later.0 == earlier.0);
         self.respond(rid, Response::OffsetCommit { error, partitions }, rule);
     }
 

@@ -4,7 +4,6 @@
 use super::error::ErrorCode;
 use super::state::GroupState;
 use crate::ids::{GroupInstanceId, MemberId, TopicPartition};
-use std::collections::BTreeMap;
 
 /// The caller's handle for a request; the response that answers it carries it
 /// back, possibly much later (Kafka parks JoinGroup and SyncGroup).
@@ -283,9 +282,11 @@ pub enum Response {
         error: ErrorCode,
     },
     LeaveGroup(LeaveGroupResponse),
+    /// Each partition's error, in order and once each (the request's
+    /// partitions; one error applies to all of them, spec §3.5).
     OffsetCommit {
         error: ErrorCode,
-        partitions: BTreeMap<TopicPartition, ErrorCode>,
+        partitions: Vec<(TopicPartition, ErrorCode)>,
     },
     /// Committed offsets; -1 where none is committed (Kafka's INVALID_OFFSET).
     OffsetFetch {
