@@ -59,8 +59,10 @@ pub struct Metrics {
     pub last_moved: Vec<TopicPartition>,
     pub last_assignment_generation: i32,
     /// Who holds each partition now, kept from each consumer's changes.
+    /// Keyed by the shared name, which a partition's name is found by
+    /// without reading its text ([`Topic`]'s order compares copies first).
     #[serde(skip)]
-    slots: BTreeMap<String, Vec<Slot>>,
+    slots: BTreeMap<Topic, Vec<Slot>>,
     /// Partitions in all topics, and how many of them nobody holds.
     #[serde(skip)]
     partitions: u64,
@@ -102,7 +104,7 @@ impl Metrics {
     /// Makes `topic` count `partitions` partitions from `now_ms` (new ones
     /// start unheld). Call for every topic at the start and when one grows.
     pub fn topic_grew(&mut self, now_ms: u64, topic: &str, partitions: u32) {
-        let slots = self.slots.entry(topic.to_string()).or_default();
+        let slots = self.slots.entry(Topic::new(topic)).or_default();
         while slots.len() < partitions as usize {
             slots.push(Slot {
                 holders: 0,
@@ -140,7 +142,7 @@ impl Metrics {
 
     fn slot_mut(&mut self, p: &TopicPartition) -> Option<&mut Slot> {
         self.slots
-            .get_mut(&*p.topic)
+            .get_mut(&p.topic)
             .and_then(|v| v.get_mut(p.partition as usize))
     }
 
@@ -199,7 +201,9 @@ impl Metrics {
         // Per topic, the (partition, ms) charged, added to its row at once.
         let mut charged: Vec<(usize, u64)> = Vec::new();
         for (topic, slots) in slots.iter_mut() {
-            let owners = owner_grid.get(topic).map_or(&[][..], Vec::as_slice);
+            let owners = owner_grid
+                .get(topic.as_str())
+                .map_or(&[][..], Vec::as_slice);
             charged.clear();
             for (i, slot) in slots.iter_mut().enumerate() {
                 let Some(since) = slot.unheld_since else {
@@ -224,11 +228,11 @@ impl Metrics {
             let Some(&(last, _)) = charged.last() else {
                 continue;
             };
-            if !per_partition_unavailable_ms.contains_key(topic) {
-                per_partition_unavailable_ms.insert(topic.clone(), Vec::new());
+            if !per_partition_unavailable_ms.contains_key(topic.as_str()) {
+                per_partition_unavailable_ms.insert(topic.to_string(), Vec::new());
             }
             let row = per_partition_unavailable_ms
-                .get_mut(topic)
+                .get_mut(topic.as_str())
                 .expect("just inserted");
             if row.len() <= last {
                 row.resize(last + 1, 0);
@@ -249,7 +253,7 @@ impl Metrics {
             .slots
             .iter()
             .flat_map(|(t, slots)| {
-                let name = Topic::from(t);
+                let name = t.clone();
                 slots
                     .iter()
                     .enumerate()
