@@ -204,6 +204,14 @@ impl Event {
 
     /// Every member id the event names, for linking it to consumers.
     pub fn member_ids(&self) -> Vec<&MemberId> {
+        let mut ids = Vec::new();
+        self.each_member_id(|id| ids.push(id));
+        ids
+    }
+
+    /// Calls `f` on every member id the event names, in the order
+    /// [`Self::member_ids`] lists them (without making the list).
+    pub fn each_member_id<'a>(&'a self, mut f: impl FnMut(&'a MemberId)) {
         match self {
             Event::MemberAdded { member_id, .. }
             | Event::MemberRemoved { member_id, .. }
@@ -211,7 +219,7 @@ impl Event {
             | Event::PendingMemberRemoved { member_id, .. }
             | Event::JoinParked { member_id }
             | Event::SyncParked { member_id }
-            | Event::StaticMemberKept { member_id, .. } => vec![member_id],
+            | Event::StaticMemberKept { member_id, .. } => f(member_id),
             Event::MemberReplaced {
                 old_member_id,
                 member_id,
@@ -220,17 +228,20 @@ impl Event {
             | Event::StaticMemberTookPlace {
                 member_id,
                 old_member_id,
-            } => vec![member_id, old_member_id],
+            } => {
+                f(member_id);
+                f(old_member_id);
+            }
             Event::MemberFenced {
                 member_id,
                 current_member_id,
                 ..
             } => std::iter::once(member_id)
                 .chain(current_member_id.as_ref())
-                .collect(),
-            Event::LeaderChanged { from, to } => from.iter().chain(to.iter()).collect(),
-            Event::RebalancePrepared { cause } => cause.member_ids(),
-            _ => Vec::new(),
+                .for_each(f),
+            Event::LeaderChanged { from, to } => from.iter().chain(to.iter()).for_each(f),
+            Event::RebalancePrepared { cause } => cause.each_member_id(f),
+            _ => {}
         }
     }
 }
@@ -238,13 +249,20 @@ impl Event {
 impl RebalanceCause {
     /// Every member id the cause names.
     pub fn member_ids(&self) -> Vec<&MemberId> {
+        let mut ids = Vec::new();
+        self.each_member_id(|id| ids.push(id));
+        ids
+    }
+
+    /// Calls `f` on every member id the cause names, in order.
+    pub fn each_member_id<'a>(&'a self, mut f: impl FnMut(&'a MemberId)) {
         match self {
             RebalanceCause::MemberJoined { member_id }
             | RebalanceCause::LeaderRejoined { member_id }
             | RebalanceCause::MetadataChanged { member_id }
-            | RebalanceCause::MemberRemoved { member_id, .. } => vec![member_id],
-            RebalanceCause::SyncMissed { member_ids } => member_ids.iter().collect(),
-            _ => Vec::new(),
+            | RebalanceCause::MemberRemoved { member_id, .. } => f(member_id),
+            RebalanceCause::SyncMissed { member_ids } => member_ids.iter().for_each(f),
+            _ => {}
         }
     }
 }

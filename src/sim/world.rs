@@ -19,33 +19,23 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-/// `a` without `b`'s partitions and `b` without `a`'s, for two strictly
-/// increasing lists (what an assignor hands out, sorted), by one merge.
-fn sorted_differences<'a>(
+/// Calls `f` on each of `a`'s partitions that `b` lacks, in order, for two
+/// strictly increasing lists (what an assignor hands out, sorted), by one
+/// merge and without collecting them.
+fn for_each_missing<'a>(
     a: &'a [TopicPartition],
-    b: &'a [TopicPartition],
-) -> (Vec<&'a TopicPartition>, Vec<&'a TopicPartition>) {
-    let (mut only_a, mut only_b) = (Vec::new(), Vec::new());
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => {
-                only_a.push(&a[i]);
-                i += 1;
-            }
-            std::cmp::Ordering::Greater => {
-                only_b.push(&b[j]);
-                j += 1;
-            }
-            std::cmp::Ordering::Equal => {
-                i += 1;
-                j += 1;
-            }
+    b: &[TopicPartition],
+    mut f: impl FnMut(&'a TopicPartition),
+) {
+    let mut j = 0;
+    for p in a {
+        while j < b.len() && b[j] < *p {
+            j += 1;
+        }
+        if b.get(j) != Some(p) {
+            f(p);
         }
     }
-    only_a.extend(&a[i..]);
-    only_b.extend(&b[j..]);
-    (only_a, only_b)
 }
 
 fn strictly_increasing(v: &[TopicPartition]) -> bool {
@@ -178,6 +168,9 @@ pub struct World {
     pub(super) touched: Option<Vec<MemberId>>,
     /// The coordinator revision the invariants were last checked at.
     checked_revision: Option<u64>,
+    /// An empty list whose buffer a consumer's next effects are written
+    /// to (World::take_effects).
+    effects: Vec<Effect>,
     /// Per group.instance.id, the member ids it had before the current one (fenced).
     pub(super) instance_history: BTreeMap<GroupInstanceId, Vec<MemberId>>,
     /// Bindings and unanswered requests of a protocol scenario's steps.
@@ -225,6 +218,7 @@ impl World {
             script: Default::default(),
             state_changed_in_step: false,
             checked_revision: None,
+            effects: Vec::new(),
             touched: Some(Vec::new()),
             held: Vec::new(),
             paused_until: Vec::new(),
@@ -589,7 +583,11 @@ impl World {
                 self.violations.push(v);
             }
         }
-        self.touched = Some(Vec::new());
+        // The list keeps its buffer from one check to the next.
+        match &mut self.touched {
+            Some(touched) => touched.clear(),
+            None => self.touched = Some(Vec::new()),
+        }
     }
 
     /// Runs one step if the next visible event is due by `limit_ms` (the
@@ -698,7 +696,8 @@ impl World {
                     arrives_at_ms: w.now_ms,
                 });
                 if self.clients[index].incarnation == incarnation {
-                    let effects = self.clients[index].on_response(*response, &self.topics);
+                    let mut effects = self.take_effects();
+                    self.clients[index].on_response(*response, &self.topics, &mut effects);
                     self.after_drive(index, effects);
                 }
             }
@@ -718,7 +717,7 @@ impl World {
                     self.awaiting.remove(&(index, api));
                 }
                 if self.clients[index].incarnation == incarnation {
-                    self.drive(index, |c| c.on_timer(timer));
+                    self.drive(index, |c, out| c.on_timer(timer, out));
                 }
             }
             SimEvent::Resume { index, incarnation } => {
@@ -955,9 +954,16 @@ impl World {
 
     /// Runs `f` on consumer `index` and carries out the effects it returns;
     /// the metrics recount the partitions held when its holdings changed.
-    fn drive(&mut self, index: ConsumerId, f: impl FnOnce(&mut Client) -> Vec<Effect>) {
-        let effects = f(&mut self.clients[index]);
+    fn drive(&mut self, index: ConsumerId, f: impl FnOnce(&mut Client, &mut Vec<Effect>)) {
+        let mut effects = self.take_effects();
+        f(&mut self.clients[index], &mut effects);
         self.after_drive(index, effects);
+    }
+
+    /// An empty list for a consumer's effects: the buffer the last one
+    /// used, so that reacting to an event allocates no list of its own.
+    fn take_effects(&mut self) -> Vec<Effect> {
+        std::mem::take(&mut self.effects)
     }
 
     /// What follows a consumer's reaction: the metrics learn what it now
@@ -991,29 +997,28 @@ impl World {
         // Each partition's figures are its own, so the order of the calls
         // does not matter; what matters is that each distinct partition is
         // released or held once.
-        let (released, held) = if strictly_increasing(told) && strictly_increasing(now) {
-            sorted_differences(told, now)
+        let (metrics, now_ms) = (&mut self.metrics, self.now_ms);
+        if strictly_increasing(told) && strictly_increasing(now) {
+            for_each_missing(told, now, |p| metrics.release(now_ms, p));
+            for_each_missing(now, told, |p| metrics.hold(now_ms, p));
         } else {
             let before: BTreeSet<&TopicPartition> = crate::ordered::set_of(told.iter());
             let after: BTreeSet<&TopicPartition> = crate::ordered::set_of(now.iter());
-            let released = before.difference(&after).copied().collect();
-            (released, after.difference(&before).copied().collect())
-        };
-        for p in released {
-            self.metrics.release(self.now_ms, p);
-        }
-        for p in held {
-            self.metrics.hold(self.now_ms, p);
+            for p in before.difference(&after) {
+                metrics.release(now_ms, p);
+            }
+            for p in after.difference(&before) {
+                metrics.hold(now_ms, p);
+            }
         }
         // The list told keeps its buffer: a consumer's holdings change at
         // every rebalance, and its partition count rarely does.
-        let told = &mut self.held[index.0];
         told.clear();
         told.extend_from_slice(now);
     }
 
-    fn apply_effects(&mut self, index: ConsumerId, effects: Vec<Effect>) {
-        for effect in effects {
+    fn apply_effects(&mut self, index: ConsumerId, mut effects: Vec<Effect>) {
+        for effect in effects.drain(..) {
             match effect {
                 Effect::Send(request) => {
                     if matches!(&request, Request::SyncGroup(r) if !r.assignments.is_empty()) {
@@ -1031,6 +1036,7 @@ impl World {
                 Effect::StartBatch => self.start_batch(index),
             }
         }
+        self.effects = effects;
         if self.clients[index].state == ClientState::Fenced
             && !self
                 .metrics
@@ -1251,7 +1257,7 @@ impl World {
                 .push(old_member_id.clone());
         }
         if let Some(touched) = &mut self.touched {
-            touched.extend(event.member_ids().into_iter().cloned());
+            event.each_member_id(|id| touched.push(id.clone()));
             if touched.len() > TOUCHED_MAX {
                 self.touched = None;
             }
@@ -1392,7 +1398,7 @@ mod tests {
     /// The merge gives the ordered sets' differences, for sorted lists of
     /// partitions of two topics drawn at random.
     #[test]
-    fn sorted_differences_are_the_sets_differences() {
+    fn the_missing_partitions_are_the_sets_differences() {
         let mut x = 0x2545_f491_4f6c_dd1d_u64;
         let mut draw = || {
             x ^= x << 13;
@@ -1413,9 +1419,20 @@ mod tests {
             let (a, b) = (list(16), list(16));
             assert!(strictly_increasing(&a) && strictly_increasing(&b));
             let (sa, sb): (BTreeSet<_>, BTreeSet<_>) = (a.iter().collect(), b.iter().collect());
-            let (only_a, only_b) = sorted_differences(&a, &b);
-            assert_eq!(only_a, sa.difference(&sb).copied().collect::<Vec<_>>());
-            assert_eq!(only_b, sb.difference(&sa).copied().collect::<Vec<_>>());
+            let missing = |from: &[TopicPartition], other: &[TopicPartition]| {
+                let mut out = Vec::new();
+                for_each_missing(from, other, |p| out.push(p.clone()));
+                out
+            };
+            let (only_a, only_b) = (missing(&a, &b), missing(&b, &a));
+            assert_eq!(
+                only_a,
+                sa.difference(&sb).copied().cloned().collect::<Vec<_>>()
+            );
+            assert_eq!(
+                only_b,
+                sb.difference(&sa).copied().cloned().collect::<Vec<_>>()
+            );
         }
         let p = TopicPartition::new(&topics[0], 1);
         assert!(!strictly_increasing(&[p.clone(), p]));

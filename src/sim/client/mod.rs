@@ -207,7 +207,7 @@ impl Client {
     }
 
     /// The process starts: a fresh member id `""` and a JoinGroup.
-    pub fn start(&mut self) -> Vec<Effect> {
+    pub fn start(&mut self, out: &mut Vec<Effect>) {
         self.incarnation += 1;
         self.member_id = MemberId::default();
         self.generation = None;
@@ -216,46 +216,40 @@ impl Client {
         self.protocol_name = None;
         self.reset_poll_loop();
         self.state = ClientState::Joining;
-        vec![
-            Effect::Event(ClientAction::Start),
-            Effect::Send(self.join_request()),
-        ]
+        out.push(Effect::Event(ClientAction::Start));
+        out.push(Effect::Send(self.join_request()));
     }
 
     /// A graceful close: dynamic members (or `leave_group_on_close`) send
     /// LeaveGroup; static members by default do not (spec §4 r11).
-    pub fn close(&mut self) -> Vec<Effect> {
-        let mut effects = Vec::new();
+    pub fn close(&mut self, out: &mut Vec<Effect>) {
         let was_member = !self.member_id.is_empty() && self.state.is_running();
         if was_member && self.config.leave_group_on_close {
-            effects.push(Effect::Event(ClientAction::Close {
+            out.push(Effect::Event(ClientAction::Close {
                 leave_group: true,
                 is_static: self.is_static(),
             }));
-            effects.push(Effect::Send(Request::LeaveGroup(LeaveGroupRequest {
+            out.push(Effect::Send(Request::LeaveGroup(LeaveGroupRequest {
                 members: vec![MemberIdentity {
                     member_id: self.member_id.clone(),
                     group_instance_id: self.config.group_instance_id.clone(),
                 }],
             })));
         } else if self.state.is_running() {
-            effects.push(Effect::Event(ClientAction::Close {
+            out.push(Effect::Event(ClientAction::Close {
                 leave_group: false,
                 is_static: self.is_static(),
             }));
         }
         self.stop();
-        effects
     }
 
     /// The process dies without a word.
-    pub fn crash(&mut self) -> Vec<Effect> {
+    pub fn crash(&mut self, out: &mut Vec<Effect>) {
         let was_running = self.state.is_running();
         self.stop();
         if was_running {
-            vec![Effect::Event(ClientAction::Crash)]
-        } else {
-            Vec::new()
+            out.push(Effect::Event(ClientAction::Crash));
         }
     }
 
@@ -313,25 +307,23 @@ impl Client {
 
     /// Rejoins (REBALANCE_IN_PROGRESS, ILLEGAL_GENERATION, …). The eager
     /// protocol revokes every partition first; cooperative keeps them.
-    fn rejoin(&mut self, cause: RejoinCause) -> Vec<Effect> {
+    fn rejoin(&mut self, cause: RejoinCause, out: &mut Vec<Effect>) {
         let revoked = if self.cooperative() {
             Vec::new()
         } else {
             std::mem::take(&mut self.owned)
         };
         self.state = ClientState::Joining;
-        vec![
-            Effect::Event(ClientAction::Rejoin { cause, revoked }),
-            Effect::Send(self.join_request()),
-        ]
+        out.push(Effect::Event(ClientAction::Rejoin { cause, revoked }));
+        out.push(Effect::Send(self.join_request()));
     }
 
     /// Rejoins after `error` on a response to `api`.
-    fn rejoin_after(&mut self, api: Api, error: ErrorCode) -> Vec<Effect> {
-        self.rejoin(RejoinCause::Error { api, error })
+    fn rejoin_after(&mut self, api: Api, error: ErrorCode, out: &mut Vec<Effect>) {
+        self.rejoin(RejoinCause::Error { api, error }, out)
     }
 
-    fn fatal(&mut self, error: ErrorCode, api: Api) -> Vec<Effect> {
+    fn fatal(&mut self, error: ErrorCode, api: Api, out: &mut Vec<Effect>) {
         self.state = if error == ErrorCode::FencedInstanceId {
             ClientState::Fenced
         } else {
@@ -347,7 +339,7 @@ impl Client {
             },
             _ => ClientAction::Failed { api, error },
         };
-        vec![Effect::Event(action)]
+        out.push(Effect::Event(action));
     }
 
     /// Handles the response to one of this incarnation's requests.
@@ -355,17 +347,18 @@ impl Client {
         &mut self,
         response: Response,
         partitions: &BTreeMap<String, u32>,
-    ) -> Vec<Effect> {
+        out: &mut Vec<Effect>,
+    ) {
         if !self.state.is_running() {
-            return Vec::new();
+            return;
         }
         match response {
-            Response::JoinGroup(r) => self.on_join(r, partitions),
-            Response::SyncGroup(r) => self.on_sync(r),
-            Response::Heartbeat { error } => self.on_heartbeat(error),
-            Response::OffsetCommit { .. } => self.on_commit(),
-            Response::OffsetFetch { .. } => self.on_fetch(),
-            _ => Vec::new(),
+            Response::JoinGroup(r) => self.on_join(r, partitions, out),
+            Response::SyncGroup(r) => self.on_sync(r, out),
+            Response::Heartbeat { error } => self.on_heartbeat(error, out),
+            Response::OffsetCommit { .. } => self.on_commit(out),
+            Response::OffsetFetch { .. } => self.on_fetch(out),
+            _ => {}
         }
     }
 
@@ -387,7 +380,12 @@ impl Client {
         }
     }
 
-    fn on_join(&mut self, r: JoinGroupResponse, partitions: &BTreeMap<String, u32>) -> Vec<Effect> {
+    fn on_join(
+        &mut self,
+        r: JoinGroupResponse,
+        partitions: &BTreeMap<String, u32>,
+        out: &mut Vec<Effect>,
+    ) {
         match r.error {
             ErrorCode::None => {
                 let joined = self.take_join(&r);
@@ -396,45 +394,44 @@ impl Client {
                 } else {
                     Vec::new()
                 };
-                vec![
-                    Effect::Event(joined),
-                    Effect::Send(Request::SyncGroup(SyncGroupRequest {
-                        member_id: self.member_id.clone(),
-                        generation_id: self.wire_generation(),
-                        group_instance_id: self.config.group_instance_id.clone(),
-                        protocol_type: r.protocol_type.clone(),
-                        protocol_name: r.protocol_name.clone(),
-                        assignments,
-                    })),
-                    Effect::Timer(ClientTimer::Heartbeat, self.config.heartbeat_interval_ms),
-                ]
+                out.push(Effect::Event(joined));
+                out.push(Effect::Send(Request::SyncGroup(SyncGroupRequest {
+                    member_id: self.member_id.clone(),
+                    generation_id: self.wire_generation(),
+                    group_instance_id: self.config.group_instance_id.clone(),
+                    protocol_type: r.protocol_type,
+                    protocol_name: r.protocol_name,
+                    assignments,
+                })));
+                out.push(Effect::Timer(
+                    ClientTimer::Heartbeat,
+                    self.config.heartbeat_interval_ms,
+                ));
             }
             ErrorCode::MemberIdRequired => {
                 self.member_id = r.member_id.clone();
                 self.past_member_ids.push(r.member_id);
-                self.rejoin(RejoinCause::MemberIdRequired)
+                self.rejoin(RejoinCause::MemberIdRequired, out)
             }
             ErrorCode::UnknownMemberId => {
                 self.member_id = MemberId::default();
                 self.generation = None;
-                vec![
-                    Effect::Event(ClientAction::ResetMemberId {
-                        backoff_ms: RETRY_BACKOFF_MS,
-                    }),
-                    Effect::Timer(ClientTimer::Rejoin, RETRY_BACKOFF_MS),
-                ]
+                out.push(Effect::Event(ClientAction::ResetMemberId {
+                    backoff_ms: RETRY_BACKOFF_MS,
+                }));
+                out.push(Effect::Timer(ClientTimer::Rejoin, RETRY_BACKOFF_MS));
             }
             ErrorCode::FencedInstanceId
             | ErrorCode::InconsistentGroupProtocol
             | ErrorCode::InvalidSessionTimeout
-            | ErrorCode::GroupMaxSizeReached => self.fatal(r.error, Api::JoinGroup),
-            other => vec![
-                Effect::Event(ClientAction::Retry {
+            | ErrorCode::GroupMaxSizeReached => self.fatal(r.error, Api::JoinGroup, out),
+            other => {
+                out.push(Effect::Event(ClientAction::Retry {
                     error: other,
                     backoff_ms: RETRY_BACKOFF_MS,
-                }),
-                Effect::Timer(ClientTimer::Rejoin, RETRY_BACKOFF_MS),
-            ],
+                }));
+                out.push(Effect::Timer(ClientTimer::Rejoin, RETRY_BACKOFF_MS));
+            }
         }
     }
 
@@ -467,89 +464,88 @@ impl Client {
             .collect()
     }
 
-    fn on_sync(&mut self, r: SyncGroupResponse) -> Vec<Effect> {
+    fn on_sync(&mut self, r: SyncGroupResponse, out: &mut Vec<Effect>) {
         match r.error {
-            ErrorCode::None => self.on_assignment(r.assignment),
+            ErrorCode::None => self.on_assignment(r.assignment, out),
             ErrorCode::UnknownMemberId => {
                 self.member_id = MemberId::default();
                 self.generation = None;
-                self.rejoin_after(Api::SyncGroup, r.error)
+                self.rejoin_after(Api::SyncGroup, r.error, out)
             }
             ErrorCode::IllegalGeneration => {
                 self.generation = None;
-                self.rejoin_after(Api::SyncGroup, r.error)
+                self.rejoin_after(Api::SyncGroup, r.error, out)
             }
-            ErrorCode::FencedInstanceId => self.fatal(r.error, Api::SyncGroup),
-            other => self.rejoin_after(Api::SyncGroup, other),
+            ErrorCode::FencedInstanceId => self.fatal(r.error, Api::SyncGroup, out),
+            other => self.rejoin_after(Api::SyncGroup, other, out),
         }
     }
 
     /// The heartbeat thread's view: it asks for a rejoin, which the
     /// application performs at its next poll (AbstractCoordinator.HeartbeatThread).
-    fn on_heartbeat(&mut self, error: ErrorCode) -> Vec<Effect> {
+    fn on_heartbeat(&mut self, error: ErrorCode, out: &mut Vec<Effect>) {
         let cause = RejoinCause::Error {
             api: Api::Heartbeat,
             error,
         };
         match error {
-            ErrorCode::None => Vec::new(),
+            ErrorCode::None => {}
             ErrorCode::RebalanceInProgress
                 if self.state == ClientState::Stable && self.pending_rejoin.is_none() =>
             {
-                self.request_rejoin(cause, false)
+                self.request_rejoin(cause, false, out)
             }
-            ErrorCode::RebalanceInProgress => Vec::new(),
+            ErrorCode::RebalanceInProgress => {}
             ErrorCode::UnknownMemberId => {
                 // resetGenerationOnResponseError: the partitions are lost.
                 self.member_id = MemberId::default();
                 self.generation = None;
                 self.state = ClientState::Joining;
-                self.request_rejoin(cause, true)
+                self.request_rejoin(cause, true, out)
             }
             ErrorCode::IllegalGeneration => {
                 self.generation = None;
                 self.state = ClientState::Joining;
-                self.request_rejoin(cause, true)
+                self.request_rejoin(cause, true, out)
             }
-            ErrorCode::FencedInstanceId => self.fatal(error, Api::Heartbeat),
-            _ => Vec::new(),
+            ErrorCode::FencedInstanceId => self.fatal(error, Api::Heartbeat, out),
+            _ => {}
         }
     }
 
     /// A client timer fired.
-    pub fn on_timer(&mut self, timer: ClientTimer) -> Vec<Effect> {
+    pub fn on_timer(&mut self, timer: ClientTimer, out: &mut Vec<Effect>) {
         match timer {
-            ClientTimer::Start => self.start(),
+            ClientTimer::Start => self.start(out),
             ClientTimer::Rejoin if self.state.is_running() => {
                 self.state = ClientState::Joining;
-                vec![Effect::Send(self.join_request())]
+                out.push(Effect::Send(self.join_request()));
             }
-            ClientTimer::Poll => self.on_poll(),
+            ClientTimer::Poll => self.on_poll(out),
             ClientTimer::RequestTimeout(api) if self.state.is_running() => {
-                self.on_request_timeout(api)
+                self.on_request_timeout(api, out)
             }
-            ClientTimer::PollTimeout if self.in_batch => self.on_poll_timeout(),
+            ClientTimer::PollTimeout if self.in_batch => self.on_poll_timeout(out),
             ClientTimer::Heartbeat if self.heartbeats() => {
-                vec![
-                    Effect::Send(Request::Heartbeat(HeartbeatRequest {
-                        member_id: self.member_id.clone(),
-                        generation_id: self.wire_generation(),
-                        group_instance_id: self.config.group_instance_id.clone(),
-                    })),
-                    Effect::Timer(ClientTimer::Heartbeat, self.config.heartbeat_interval_ms),
-                ]
+                out.push(Effect::Send(Request::Heartbeat(HeartbeatRequest {
+                    member_id: self.member_id.clone(),
+                    generation_id: self.wire_generation(),
+                    group_instance_id: self.config.group_instance_id.clone(),
+                })));
+                out.push(Effect::Timer(
+                    ClientTimer::Heartbeat,
+                    self.config.heartbeat_interval_ms,
+                ));
             }
-            _ => Vec::new(),
+            _ => {}
         }
     }
 
     /// The leader notices new partitions in its metadata and rejoins
     /// (ConsumerCoordinator: the assignment snapshot no longer matches).
-    pub fn on_metadata_change(&mut self) -> Vec<Effect> {
+    pub fn on_metadata_change(&mut self, out: &mut Vec<Effect>) {
         if self.state == ClientState::Stable && self.pending_rejoin.is_none() {
-            self.request_rejoin(RejoinCause::NewMetadata, false)
-        } else {
-            Vec::new()
+            self.request_rejoin(RejoinCause::NewMetadata, false, out)
         }
     }
 }

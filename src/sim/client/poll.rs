@@ -76,53 +76,53 @@ impl Client {
 
     /// The heartbeat thread (or new metadata) asks for a rejoin: done now
     /// if the application is at a poll, else after its current batch.
-    pub(super) fn request_rejoin(&mut self, cause: RejoinCause, lost: bool) -> Vec<Effect> {
+    pub(super) fn request_rejoin(&mut self, cause: RejoinCause, lost: bool, out: &mut Vec<Effect>) {
         self.pending_rejoin = Some(PendingRejoin {
             cause: cause.clone(),
             lost,
         });
         if self.in_batch {
-            vec![Effect::Event(ClientAction::AwaitPoll { cause })]
+            out.push(Effect::Event(ClientAction::AwaitPoll { cause }));
         } else {
-            self.poll()
+            self.poll(out)
         }
     }
 
     /// The batch is done: the application calls `poll()`.
-    pub(super) fn on_poll(&mut self) -> Vec<Effect> {
+    pub(super) fn on_poll(&mut self, out: &mut Vec<Effect>) {
         if !self.in_batch {
-            return Vec::new();
+            return;
         }
         self.in_batch = false;
         self.batches += 1;
-        self.poll()
+        self.poll(out)
     }
 
     /// Inside `poll()`: a pending rejoin first, else the next batch.
-    fn poll(&mut self) -> Vec<Effect> {
+    fn poll(&mut self, out: &mut Vec<Effect>) {
         match self.pending_rejoin.take() {
-            Some(p) => self.prepare_join(p),
-            None => self.next_batch(),
+            Some(p) => self.prepare_join(p, out),
+            None => self.next_batch(out),
         }
     }
 
     /// Starts a batch if there is something to process and it takes time.
-    fn next_batch(&mut self) -> Vec<Effect> {
+    fn next_batch(&mut self, out: &mut Vec<Effect>) {
         if self.in_batch
             || self.owned.is_empty()
             || self.config.processing.is_instant()
             || !self.state.is_running()
         {
-            return Vec::new();
+            return;
         }
         self.in_batch = true;
-        vec![Effect::StartBatch]
+        out.push(Effect::StartBatch);
     }
 
     /// `onJoinPrepare`: commit the offsets (unless the partitions are lost),
     /// revoke every partition (eager; cooperative keeps them), then JoinGroup
     /// once the commit is answered.
-    fn prepare_join(&mut self, p: PendingRejoin) -> Vec<Effect> {
+    fn prepare_join(&mut self, p: PendingRejoin, out: &mut Vec<Effect>) {
         let held = self.owned.clone();
         let revoked = if self.cooperative() && !p.lost {
             Vec::new()
@@ -130,46 +130,51 @@ impl Client {
             std::mem::take(&mut self.owned)
         };
         self.state = ClientState::Joining;
-        let mut effects = vec![Effect::Event(ClientAction::Rejoin {
+        out.push(Effect::Event(ClientAction::Rejoin {
             cause: p.cause,
             revoked,
-        })];
-        effects.extend(self.commit_then_join(&held, p.lost));
-        effects
+        }));
+        self.commit_then_join(&held, p.lost, out);
     }
 
     /// OffsetCommit for `held` (auto-commit in `onJoinPrepare`), JoinGroup
     /// on its response; JoinGroup at once when there is nothing to commit.
-    pub(super) fn commit_then_join(&mut self, held: &[TopicPartition], lost: bool) -> Vec<Effect> {
+    pub(super) fn commit_then_join(
+        &mut self,
+        held: &[TopicPartition],
+        lost: bool,
+        out: &mut Vec<Effect>,
+    ) {
         if lost || held.is_empty() || self.generation.is_none() || self.member_id.is_empty() {
-            return vec![Effect::Send(self.join_request())];
+            out.push(Effect::Send(self.join_request()));
+            return;
         }
         self.committing = true;
         let offset = i64::try_from(self.batches).unwrap_or(i64::MAX);
-        vec![Effect::Send(Request::OffsetCommit(OffsetCommitRequest {
+        out.push(Effect::Send(Request::OffsetCommit(OffsetCommitRequest {
             member_id: self.member_id.clone(),
             generation_id: self.wire_generation(),
             group_instance_id: self.config.group_instance_id.clone(),
             offsets: held.iter().map(|p| (p.clone(), offset)).collect(),
             transactional: false,
-        }))]
+        })));
     }
 
     /// The commit before a JoinGroup is answered (whatever its error, the
     /// Java client goes on to join).
-    pub(super) fn on_commit(&mut self) -> Vec<Effect> {
+    pub(super) fn on_commit(&mut self, out: &mut Vec<Effect>) {
         if !self.committing {
-            return Vec::new();
+            return;
         }
         self.committing = false;
-        vec![Effect::Send(self.join_request())]
+        out.push(Effect::Send(self.join_request()));
     }
 
     /// SyncGroup gave this consumer `assignment`: it consumes what it kept
     /// at once and fetches the committed offsets of what is new to it.
     /// Cooperative: what moved away is revoked and the consumer rejoins
     /// within the same poll (KIP-429's second rebalance).
-    pub(super) fn on_assignment(&mut self, assignment: Vec<TopicPartition>) -> Vec<Effect> {
+    pub(super) fn on_assignment(&mut self, assignment: Vec<TopicPartition>, out: &mut Vec<Effect>) {
         self.state = ClientState::Stable;
         let revoked: Vec<TopicPartition> = self
             .owned
@@ -178,35 +183,37 @@ impl Client {
             .cloned()
             .collect();
         self.owned.retain(|p| assignment.contains(p));
-        let new: Vec<TopicPartition> = assignment
-            .iter()
-            .filter(|p| !self.owned.contains(p))
-            .cloned()
-            .collect();
-        let mut effects = vec![Effect::Event(ClientAction::Assigned {
+        let mut new: Vec<TopicPartition> =
+            Vec::with_capacity(assignment.len().saturating_sub(self.owned.len()));
+        new.extend(
+            assignment
+                .iter()
+                .filter(|p| !self.owned.contains(p))
+                .cloned(),
+        );
+        out.push(Effect::Event(ClientAction::Assigned {
             generation_id: self.wire_generation(),
             partitions: assignment,
-        })];
+        }));
         // A fetch still on its way for an earlier assignment is moot: what
         // this one adds is fetched now (the subscription state is replaced).
         self.fetching = new.clone();
         if !new.is_empty() {
-            effects.push(Effect::Send(Request::OffsetFetch(OffsetFetchRequest {
+            out.push(Effect::Send(Request::OffsetFetch(OffsetFetchRequest {
                 partitions: new,
             })));
         }
         if self.cooperative() && !revoked.is_empty() {
             self.state = ClientState::Joining;
-            effects.push(Effect::Event(ClientAction::Rejoin {
+            out.push(Effect::Event(ClientAction::Rejoin {
                 cause: RejoinCause::CooperativeRevoke,
                 revoked,
             }));
             let held = self.owned.clone();
-            effects.extend(self.commit_then_join(&held, false));
+            self.commit_then_join(&held, false, out);
         } else {
-            effects.extend(self.next_batch());
+            self.next_batch(out);
         }
-        effects
     }
 
     /// A request got no answer within its timeout: the Java client's
@@ -216,49 +223,61 @@ impl Client {
     /// JoinGroupResponseHandler on a disconnect); SyncGroup: rejoin; the
     /// commit before a join: go on to join (onJoinPrepare does not wait
     /// for a failed commit); OffsetFetch: fetch again.
-    pub(super) fn on_request_timeout(&mut self, api: Api) -> Vec<Effect> {
-        let mut effects = vec![Effect::Event(ClientAction::RequestTimedOut { api })];
+    pub(super) fn on_request_timeout(&mut self, api: Api, out: &mut Vec<Effect>) {
+        // Said only when the timeout changes something (the arms below).
+        let timed_out = Effect::Event(ClientAction::RequestTimedOut { api });
         match api {
             Api::JoinGroup if self.state == ClientState::Joining && !self.committing => {
-                effects.push(Effect::Timer(ClientTimer::Rejoin, RETRY_BACKOFF_MS));
+                out.push(timed_out);
+                out.push(Effect::Timer(ClientTimer::Rejoin, RETRY_BACKOFF_MS));
             }
             Api::SyncGroup if self.state == ClientState::AwaitingSync => {
-                effects.extend(self.rejoin_after(Api::SyncGroup, ErrorCode::RequestTimedOut));
+                out.push(timed_out);
+                self.rejoin_after(Api::SyncGroup, ErrorCode::RequestTimedOut, out);
             }
-            Api::OffsetCommit if self.committing => effects.extend(self.on_commit()),
+            Api::OffsetCommit if self.committing => {
+                out.push(timed_out);
+                self.on_commit(out);
+            }
             Api::OffsetFetch if !self.fetching.is_empty() => {
-                effects.push(Effect::Send(Request::OffsetFetch(OffsetFetchRequest {
+                out.push(timed_out);
+                out.push(Effect::Send(Request::OffsetFetch(OffsetFetchRequest {
                     partitions: self.fetching.clone(),
                 })));
             }
-            _ => return Vec::new(),
+            _ => {}
         }
-        effects
     }
 
     /// The committed offsets arrived: the new partitions are consumed.
-    pub(super) fn on_fetch(&mut self) -> Vec<Effect> {
+    pub(super) fn on_fetch(&mut self, out: &mut Vec<Effect>) {
         if self.fetching.is_empty() {
-            return Vec::new();
+            return;
         }
         let fetched = std::mem::take(&mut self.fetching);
-        self.owned.extend(fetched);
+        if self.owned.is_empty() {
+            // Eager: everything was revoked, and the fetched list is the
+            // whole assignment (its buffer serves).
+            self.owned = fetched;
+        } else {
+            self.owned.extend(fetched);
+        }
         crate::ordered::sort(&mut self.owned);
-        self.next_batch()
+        self.next_batch(out)
     }
 
     /// The batch outlasted `max.poll.interval.ms`: the heartbeat thread gives
     /// the membership up. Dynamic members send LeaveGroup; static ones do
     /// not (`maybeLeaveGroup`); both forget their member id and lose their
     /// partitions, and rejoin at the next poll.
-    pub(super) fn on_poll_timeout(&mut self) -> Vec<Effect> {
+    pub(super) fn on_poll_timeout(&mut self, out: &mut Vec<Effect>) {
         let leave_group = !self.is_static() && !self.member_id.is_empty();
-        let mut effects = vec![Effect::Event(ClientAction::PollTimeout {
+        out.push(Effect::Event(ClientAction::PollTimeout {
             max_poll_interval_ms: self.config.rebalance_timeout_ms,
             leave_group,
-        })];
+        }));
         if leave_group {
-            effects.push(Effect::Send(Request::LeaveGroup(LeaveGroupRequest {
+            out.push(Effect::Send(Request::LeaveGroup(LeaveGroupRequest {
                 members: vec![MemberIdentity {
                     member_id: self.member_id.clone(),
                     group_instance_id: None,
@@ -274,6 +293,5 @@ impl Client {
             cause: RejoinCause::PollExpired,
             lost: true,
         });
-        effects
     }
 }
