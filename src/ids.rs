@@ -133,6 +133,20 @@ string_id!(
     /// `group.instance.id`: the static identity a consumer keeps across restarts (KIP-345).
     GroupInstanceId
 );
+string_id!(
+    /// A group's protocol type (`"consumer"`) or protocol name (the
+    /// assignor's, `"range"`): every JoinGroup and SyncGroup answer of a
+    /// generation carries the group's two, so they are shared, not copied.
+    ProtocolName
+);
+
+/// A protocol name reads as the text it is (`as_deref()`, comparisons).
+impl std::ops::Deref for ProtocolName {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
 
 /// A topic's name, shared (one `Arc` of the name and its hash): the
 /// simulator copies and compares partition lists on every rebalance

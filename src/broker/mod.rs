@@ -228,7 +228,7 @@ impl State {
                 let g = s.coordinator.group()?;
                 Some((
                     id.clone(),
-                    g.protocol_type.clone().unwrap_or_default(),
+                    g.protocol_type.as_deref().unwrap_or_default().to_string(),
                     g.state.name().to_string(),
                 ))
             })

@@ -336,8 +336,8 @@ impl Recorder {
                             )
                         })
                         .collect(),
-                    protocol_type: x.protocol_type.clone(),
-                    protocol_name: x.protocol_name.clone(),
+                    protocol_type: x.protocol_type.as_deref().map(str::to_string),
+                    protocol_name: x.protocol_name.as_deref().map(str::to_string),
                 });
             }
             Request::Heartbeat(x) => {

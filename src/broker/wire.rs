@@ -21,7 +21,7 @@
 
 use super::Broker;
 use crate::coordinator::{self as co, GroupInstanceId, MemberId, Request, Response};
-use crate::ids::TopicPartition;
+use crate::ids::{ProtocolName, TopicPartition};
 use bytes::{Buf, BufMut, Bytes, BytesMut};
 use kafka_protocol::messages::*;
 use kafka_protocol::protocol::{Decodable, Encodable, StrBytes};
@@ -211,7 +211,7 @@ fn iid(v: &Option<StrBytes>) -> Option<GroupInstanceId> {
     v.as_ref().map(|s| GroupInstanceId::from(s.as_str()))
 }
 
-fn opt(v: &Option<String>) -> Option<StrBytes> {
+fn opt(v: &Option<ProtocolName>) -> Option<StrBytes> {
     v.as_deref().map(s)
 }
 
@@ -512,8 +512,8 @@ impl Ctx<'_> {
             member_id: MemberId::from(r.member_id.as_str()),
             generation_id: r.generation_id,
             group_instance_id: iid(&r.group_instance_id),
-            protocol_type: r.protocol_type.as_ref().map(|x| x.to_string()),
-            protocol_name: r.protocol_name.as_ref().map(|x| x.to_string()),
+            protocol_type: r.protocol_type.as_deref().map(ProtocolName::from),
+            protocol_name: r.protocol_name.as_deref().map(ProtocolName::from),
             assignments,
         });
         let answer = self.group(r.group_id.as_str(), request).await?;

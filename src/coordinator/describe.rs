@@ -20,9 +20,9 @@ impl Coordinator {
                 DescribeGroupResponse {
                     error: ErrorCode::None,
                     state: g.state,
-                    protocol_type: g.protocol_type.clone().unwrap_or_default(),
+                    protocol_type: g.protocol_type.as_deref().unwrap_or_default().to_string(),
                     protocol_data: if stable {
-                        g.protocol_name.clone().unwrap_or_default()
+                        g.protocol_name.as_deref().unwrap_or_default().to_string()
                     } else {
                         String::new()
                     },

@@ -159,12 +159,12 @@ impl Coordinator {
         g.generation_id += 1;
         let (generation_id, has_members) = (g.generation_id, !g.members.is_empty());
         g.protocol_name = if has_members {
-            g.select_protocol()
+            g.select_protocol().map(ProtocolName::from)
         } else {
             None
         };
         g.pending_sync_members.clear();
-        let protocol_name = g.protocol_name.clone();
+        let protocol_name = g.protocol_name.as_deref().map(str::to_string);
         let event = Event::GenerationStarted {
             generation_id,
             protocol_name,

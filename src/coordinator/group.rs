@@ -7,7 +7,7 @@
 
 use super::messages::{JoinGroupMember, Protocol, RequestId};
 use super::state::GroupState;
-use crate::ids::{GroupInstanceId, MemberId, TopicPartition};
+use crate::ids::{GroupInstanceId, MemberId, ProtocolName, TopicPartition};
 use crate::ids::{IdMap, IdSet};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
@@ -61,8 +61,8 @@ pub struct Group {
     pub group_id: String,
     pub state: GroupState,
     pub generation_id: i32,
-    pub protocol_type: Option<String>,
-    pub protocol_name: Option<String>,
+    pub protocol_type: Option<ProtocolName>,
+    pub protocol_name: Option<ProtocolName>,
     pub leader_id: Option<MemberId>,
     pub members: Vec<Member>,
     /// The static member map: `group.instance.id → member.id` (KIP-345).
@@ -366,7 +366,7 @@ impl Group {
                 .insert(iid.clone(), member.member_id.clone());
         }
         if self.members.is_empty() {
-            self.protocol_type = Some(member.protocol_type.clone());
+            self.protocol_type = Some(member.protocol_type.as_str().into());
         }
         if self.leader_id.is_none() {
             self.leader_id = Some(member.member_id.clone());

@@ -352,7 +352,7 @@ impl Coordinator {
         match self.state() {
             GroupState::Stable => {
                 let selected = self.g().select_protocol();
-                if selected.is_some() && selected == self.g().protocol_name {
+                if selected.is_some() && selected.as_deref() == self.g().protocol_name.as_deref() {
                     self.answer_static_rejoin_in_stable(
                         rid,
                         &iid,

@@ -3,7 +3,7 @@
 
 use super::error::ErrorCode;
 use super::state::GroupState;
-use crate::ids::{GroupInstanceId, MemberId, TopicPartition};
+use crate::ids::{GroupInstanceId, MemberId, ProtocolName, TopicPartition};
 
 /// The caller's handle for a request; the response that answers it carries it
 /// back, possibly much later (Kafka parks JoinGroup and SyncGroup).
@@ -47,8 +47,8 @@ pub struct SyncGroupRequest {
     pub member_id: MemberId,
     pub generation_id: i32,
     pub group_instance_id: Option<GroupInstanceId>,
-    pub protocol_type: Option<String>,
-    pub protocol_name: Option<String>,
+    pub protocol_type: Option<ProtocolName>,
+    pub protocol_name: Option<ProtocolName>,
     /// Only the leader sends one: member id → its partitions.
     pub assignments: Vec<(MemberId, Vec<TopicPartition>)>,
 }
@@ -196,8 +196,8 @@ pub struct JoinGroupMember {
 pub struct JoinGroupResponse {
     pub error: ErrorCode,
     pub generation_id: i32,
-    pub protocol_type: Option<String>,
-    pub protocol_name: Option<String>,
+    pub protocol_type: Option<ProtocolName>,
+    pub protocol_name: Option<ProtocolName>,
     /// `""` is Kafka's NoLeader.
     pub leader: MemberId,
     pub skip_assignment: bool,
@@ -225,8 +225,8 @@ impl JoinGroupResponse {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SyncGroupResponse {
     pub error: ErrorCode,
-    pub protocol_type: Option<String>,
-    pub protocol_name: Option<String>,
+    pub protocol_type: Option<ProtocolName>,
+    pub protocol_name: Option<ProtocolName>,
     pub assignment: Vec<TopicPartition>,
 }
 

@@ -30,7 +30,7 @@ pub mod state;
 mod sync;
 pub mod timers;
 
-pub use crate::ids::{GroupInstanceId, MemberId, TopicPartition};
+pub use crate::ids::{GroupInstanceId, MemberId, ProtocolName, TopicPartition};
 pub use error::ErrorCode;
 pub use event::{Event, PendingRemoval, RebalanceCause, RemovalCause};
 pub use group::{Group, Member};

@@ -67,8 +67,9 @@ impl Coordinator {
         if req.generation_id != g.generation_id {
             return Err((ErrorCode::IllegalGeneration, Rule::IllegalGeneration));
         }
-        let differs =
-            |given: &Option<String>, group: &Option<String>| given.is_some() && given != group;
+        let differs = |given: &Option<ProtocolName>, group: &Option<ProtocolName>| {
+            given.is_some() && given != group
+        };
         if differs(&req.protocol_type, &g.protocol_type)
             || differs(&req.protocol_name, &g.protocol_name)
         {

@@ -246,8 +246,8 @@ fn sync_request(x: &SyncSpec, names: &Names) -> Result<Request, ScenarioError> {
         member_id: names.member(&x.member_id, "sync.member_id")?,
         generation_id: x.generation_id,
         group_instance_id: iid(&x.group_instance_id),
-        protocol_type: x.protocol_type.clone(),
-        protocol_name: x.protocol_name.clone(),
+        protocol_type: x.protocol_type.as_deref().map(ProtocolName::from),
+        protocol_name: x.protocol_name.as_deref().map(ProtocolName::from),
         assignments,
     }))
 }

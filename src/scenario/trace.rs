@@ -16,8 +16,8 @@ fn iid(i: &Option<GroupInstanceId>) -> Value {
         .map_or(Value::Null, |i| Value::String(i.to_string()))
 }
 
-fn opt(s: &Option<String>) -> Value {
-    s.as_ref().map_or(Value::Null, |s| Value::String(s.clone()))
+fn opt(s: Option<&str>) -> Value {
+    s.map_or(Value::Null, |s| Value::String(s.to_string()))
 }
 
 /// A `response` line for `response`, sent at `at_ms`, answering step `request`.
@@ -31,8 +31,8 @@ pub fn response_line(at_ms: u64, request: &str, response: &Response, rule: Rule)
     match response {
         Response::JoinGroup(r) => join_fields(&mut line, r),
         Response::SyncGroup(r) => {
-            line.insert("protocol_type".into(), opt(&r.protocol_type));
-            line.insert("protocol_name".into(), opt(&r.protocol_name));
+            line.insert("protocol_type".into(), opt(r.protocol_type.as_deref()));
+            line.insert("protocol_name".into(), opt(r.protocol_name.as_deref()));
             line.insert("assignment".into(), json!(r.assignment));
         }
         Response::Heartbeat { .. } => {}
@@ -81,8 +81,8 @@ fn join_fields(line: &mut Map<String, Value>, r: &JoinGroupResponse) {
     line.insert("member_id".into(), json!(r.member_id));
     line.insert("generation_id".into(), json!(r.generation_id));
     line.insert("leader".into(), json!(r.leader));
-    line.insert("protocol_type".into(), opt(&r.protocol_type));
-    line.insert("protocol_name".into(), opt(&r.protocol_name));
+    line.insert("protocol_type".into(), opt(r.protocol_type.as_deref()));
+    line.insert("protocol_name".into(), opt(r.protocol_name.as_deref()));
     line.insert("skip_assignment".into(), json!(r.skip_assignment));
     let members: Vec<Value> = r
         .members
@@ -104,8 +104,8 @@ pub fn group_line(at_ms: u64, after: &str, group: &GroupLine) -> Value {
         "leader".into(),
         json!(group.leader.clone().unwrap_or_default()),
     );
-    line.insert("protocol_type".into(), opt(&group.protocol_type));
-    line.insert("protocol_name".into(), opt(&group.protocol_name));
+    line.insert("protocol_type".into(), opt(group.protocol_type.as_deref()));
+    line.insert("protocol_name".into(), opt(group.protocol_name.as_deref()));
     line.insert("members".into(), json!(group.members));
     let statics: Map<String, Value> = group
         .static_members

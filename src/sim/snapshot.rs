@@ -124,7 +124,7 @@ impl World {
             generation_id: g.map_or(-1, |g| g.generation_id),
             leader_name: leader.as_deref().and_then(|l| self.name_of(l)),
             leader,
-            protocol_name: g.and_then(|g| g.protocol_name.clone()),
+            protocol_name: g.and_then(|g| g.protocol_name.as_deref().map(str::to_string)),
             instances: self.instance_rows(),
             pending_members: g
                 .map(|g| g.pending_members.iter().map(|m| m.to_string()).collect())

@@ -54,8 +54,8 @@ impl GroupLine {
                 state: g.state,
                 generation_id: g.generation_id,
                 leader: g.leader_id.clone(),
-                protocol_type: g.protocol_type.clone(),
-                protocol_name: g.protocol_name.clone(),
+                protocol_type: g.protocol_type.as_deref().map(str::to_string),
+                protocol_name: g.protocol_name.as_deref().map(str::to_string),
                 members: g.members.iter().map(|m| m.member_id.clone()).collect(),
                 static_members: g
                     .static_members_in_order()

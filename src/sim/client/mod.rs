@@ -151,7 +151,7 @@ pub struct Client {
     /// Every member id this consumer has had, oldest first.
     pub past_member_ids: Vec<MemberId>,
     /// The protocol the last JoinGroup response selected.
-    pub protocol_name: Option<String>,
+    pub protocol_name: Option<ProtocolName>,
     pub ordering: MemberOrdering,
     /// True while the application processes a batch (between two polls).
     pub in_batch: bool,
