@@ -231,6 +231,13 @@ impl Topic {
         &self.0.text
     }
 
+    /// A copy of `name` of its own, not the shared one (what a name past
+    /// the interned ones gets): for tests of lookups by name.
+    #[cfg(test)]
+    pub(crate) fn unshared(name: &str) -> Topic {
+        Topic(IdText::new(name.to_string()))
+    }
+
     /// Whether the two are one copy of one name (equal without reading it).
     fn same_copy(&self, other: &Self) -> bool {
         Arc::ptr_eq(&self.0, &other.0)
@@ -377,6 +384,13 @@ impl TopicPartition {
             topic: topic.into(),
             partition,
         }
+    }
+
+    /// Whether `list` is in order with no partition twice: what an
+    /// assignor hands out, and what sorting and deduplicating it would
+    /// leave as it is.
+    pub fn strictly_increasing(list: &[TopicPartition]) -> bool {
+        list.windows(2).all(|w| w[0] < w[1])
     }
 
     /// Parses `"t-0"` (the topic may itself contain dashes: the number is

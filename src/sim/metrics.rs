@@ -58,11 +58,12 @@ pub struct Metrics {
     /// The partitions that moved in the last stored assignment.
     pub last_moved: Vec<TopicPartition>,
     pub last_assignment_generation: i32,
-    /// Who holds each partition now, kept from each consumer's changes.
-    /// Keyed by the shared name, which a partition's name is found by
-    /// without reading its text ([`Topic`]'s order compares copies first).
+    /// Who holds each partition now, kept from each consumer's changes:
+    /// per topic, in name order. A group has a handful of topics, so a
+    /// partition's are found by comparing its topic's shared copy with
+    /// each (one pointer each; [`Metrics::topic_index`]).
     #[serde(skip)]
-    slots: BTreeMap<Topic, Vec<Slot>>,
+    slots: Vec<(Topic, Vec<Slot>)>,
     /// Partitions in all topics, and how many of them nobody holds.
     #[serde(skip)]
     partitions: u64,
@@ -104,7 +105,15 @@ impl Metrics {
     /// Makes `topic` count `partitions` partitions from `now_ms` (new ones
     /// start unheld). Call for every topic at the start and when one grows.
     pub fn topic_grew(&mut self, now_ms: u64, topic: &str, partitions: u32) {
-        let slots = self.slots.entry(Topic::new(topic)).or_default();
+        let topic = Topic::new(topic);
+        let i = match self.slots.binary_search_by(|(t, _)| t.cmp(&topic)) {
+            Ok(i) => i,
+            Err(i) => {
+                self.slots.insert(i, (topic, Vec::new()));
+                i
+            }
+        };
+        let slots = &mut self.slots[i].1;
         while slots.len() < partitions as usize {
             slots.push(Slot {
                 holders: 0,
@@ -141,9 +150,18 @@ impl Metrics {
     }
 
     fn slot_mut(&mut self, p: &TopicPartition) -> Option<&mut Slot> {
-        self.slots
-            .get_mut(&p.topic)
-            .and_then(|v| v.get_mut(p.partition as usize))
+        let i = self.topic_index(&p.topic)?;
+        self.slots[i].1.get_mut(p.partition as usize)
+    }
+
+    /// Where `topic`'s slots are: found by equality (a pointer comparison
+    /// for the shared copy) among a few topics, by search among many.
+    fn topic_index(&self, topic: &Topic) -> Option<usize> {
+        if self.slots.len() <= 8 {
+            self.slots.iter().position(|(t, _)| t == topic)
+        } else {
+            self.slots.binary_search_by(|(t, _)| t.cmp(topic)).ok()
+        }
     }
 
     /// Ends `p`'s open unheld interval at `now_ms`, charging it to the
@@ -421,4 +439,39 @@ fn owner_figures(by_owner: &mut Vec<ConsumerMetrics>, o: usize) -> &mut Consumer
         by_owner.resize(o + 1, ConsumerMetrics::default());
     }
     &mut by_owner[o]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A partition's slot is found whether its topic is one of a few
+    /// (compared one by one) or of many (searched by name), and whether
+    /// its name is the shared copy or a copy of its own.
+    #[test]
+    fn each_partition_is_charged_to_its_own_slot_among_few_or_many_topics() {
+        for topic_count in [1, 3, 8, 9, 20] {
+            // Named out of order, so the slots' order is the names'.
+            let names: Vec<String> = (0..topic_count).rev().map(|t| format!("t{t:02}")).collect();
+            let topics: BTreeMap<String, u32> = names.iter().map(|n| (n.clone(), 2)).collect();
+            let mut m = Metrics::new(&[], &topics);
+            for (t, name) in names.iter().enumerate() {
+                let t = t as u64;
+                // Partition 0 of topic t is held from 10 + t ms; partition 1
+                // never is. The held one goes through a name not shared.
+                let apart = TopicPartition::new(Topic::unshared(name), 0);
+                m.hold(10 + t, &apart);
+            }
+            let m = m.settled(100);
+            for (t, name) in names.iter().enumerate() {
+                let t = t as u64;
+                assert_eq!(
+                    m.topic_unavailable_ms(name),
+                    [10 + t, 100],
+                    "{name} of {topic_count}"
+                );
+            }
+            assert_eq!(m.unheld, topic_count as u64);
+        }
+    }
 }

@@ -39,7 +39,7 @@ fn for_each_missing<'a>(
 }
 
 fn strictly_increasing(v: &[TopicPartition]) -> bool {
-    v.windows(2).all(|w| w[0] < w[1])
+    TopicPartition::strictly_increasing(v)
 }
 
 /// How many delivered messages the world remembers for the message flow.

@@ -262,7 +262,9 @@ impl Client {
         } else {
             self.owned.extend(fetched);
         }
-        crate::ordered::sort(&mut self.owned);
+        if !TopicPartition::strictly_increasing(&self.owned) {
+            crate::ordered::sort(&mut self.owned);
+        }
         self.next_batch(out)
     }
 
