@@ -882,7 +882,7 @@ impl World {
         self.log_event(event, Some(Rule::LeaveByInstanceId), None);
         self.send(
             Sender::Admin,
-            Request::LeaveGroup(LeaveGroupRequest { members }),
+            Box::new(Request::LeaveGroup(LeaveGroupRequest { members })),
         );
     }
 
@@ -1021,7 +1021,7 @@ impl World {
         for effect in effects.drain(..) {
             match effect {
                 Effect::Send(request) => {
-                    if matches!(&request, Request::SyncGroup(r) if !r.assignments.is_empty()) {
+                    if matches!(&*request, Request::SyncGroup(r) if !r.assignments.is_empty()) {
                         self.topics_at_assignment = self.topics.clone();
                     }
                     let incarnation = self.clients[index].incarnation;
@@ -1116,7 +1116,7 @@ impl World {
         id
     }
 
-    fn send(&mut self, sender: Sender, request: Request) {
+    fn send(&mut self, sender: Sender, request: Box<Request>) {
         let id = self.register_request(sender, request.api());
         if let Sender::Client { index, .. } = sender {
             self.await_answer(index, request.api(), id);
@@ -1136,7 +1136,7 @@ impl World {
             at,
             SimEvent::ToCoordinator {
                 request_id: id,
-                request: Box::new(request),
+                request,
             },
         );
     }

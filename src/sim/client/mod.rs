@@ -123,7 +123,9 @@ pub enum ClientTimer {
 /// What a handler asks the world to do.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Effect {
-    Send(Request),
+    /// Send a request. Boxed as the world queues it: the effect stays
+    /// small, and the request is written once, where it travels.
+    Send(Box<Request>),
     /// Arm (or re-arm) a timer `after_ms` from now.
     Timer(ClientTimer, u64),
     /// Something for the event log.
@@ -132,6 +134,13 @@ pub enum Effect {
     /// duration and arms [`ClientTimer::Poll`] (and, past
     /// `max.poll.interval.ms`, [`ClientTimer::PollTimeout`]).
     StartBatch,
+}
+
+impl Effect {
+    /// [`Effect::Send`] of `request`.
+    pub fn send(request: Request) -> Effect {
+        Effect::Send(Box::new(request))
+    }
 }
 
 /// One simulated consumer.
@@ -217,7 +226,7 @@ impl Client {
         self.reset_poll_loop();
         self.state = ClientState::Joining;
         out.push(Effect::Event(ClientAction::Start));
-        out.push(Effect::Send(self.join_request()));
+        out.push(Effect::send(self.join_request()));
     }
 
     /// A graceful close: dynamic members (or `leave_group_on_close`) send
@@ -229,7 +238,7 @@ impl Client {
                 leave_group: true,
                 is_static: self.is_static(),
             }));
-            out.push(Effect::Send(Request::LeaveGroup(LeaveGroupRequest {
+            out.push(Effect::send(Request::LeaveGroup(LeaveGroupRequest {
                 members: vec![MemberIdentity {
                     member_id: self.member_id.clone(),
                     group_instance_id: self.config.group_instance_id.clone(),
@@ -315,7 +324,7 @@ impl Client {
         };
         self.state = ClientState::Joining;
         out.push(Effect::Event(ClientAction::Rejoin { cause, revoked }));
-        out.push(Effect::Send(self.join_request()));
+        out.push(Effect::send(self.join_request()));
     }
 
     /// Rejoins after `error` on a response to `api`.
@@ -395,7 +404,7 @@ impl Client {
                     Vec::new()
                 };
                 out.push(Effect::Event(joined));
-                out.push(Effect::Send(Request::SyncGroup(SyncGroupRequest {
+                out.push(Effect::send(Request::SyncGroup(SyncGroupRequest {
                     member_id: self.member_id.clone(),
                     generation_id: self.wire_generation(),
                     group_instance_id: self.config.group_instance_id.clone(),
@@ -519,7 +528,7 @@ impl Client {
             ClientTimer::Start => self.start(out),
             ClientTimer::Rejoin if self.state.is_running() => {
                 self.state = ClientState::Joining;
-                out.push(Effect::Send(self.join_request()));
+                out.push(Effect::send(self.join_request()));
             }
             ClientTimer::Poll => self.on_poll(out),
             ClientTimer::RequestTimeout(api) if self.state.is_running() => {
@@ -527,7 +536,7 @@ impl Client {
             }
             ClientTimer::PollTimeout if self.in_batch => self.on_poll_timeout(out),
             ClientTimer::Heartbeat if self.heartbeats() => {
-                out.push(Effect::Send(Request::Heartbeat(HeartbeatRequest {
+                out.push(Effect::send(Request::Heartbeat(HeartbeatRequest {
                     member_id: self.member_id.clone(),
                     generation_id: self.wire_generation(),
                     group_instance_id: self.config.group_instance_id.clone(),

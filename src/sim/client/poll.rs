@@ -146,12 +146,12 @@ impl Client {
         out: &mut Vec<Effect>,
     ) {
         if lost || held.is_empty() || self.generation.is_none() || self.member_id.is_empty() {
-            out.push(Effect::Send(self.join_request()));
+            out.push(Effect::send(self.join_request()));
             return;
         }
         self.committing = true;
         let offset = i64::try_from(self.batches).unwrap_or(i64::MAX);
-        out.push(Effect::Send(Request::OffsetCommit(OffsetCommitRequest {
+        out.push(Effect::send(Request::OffsetCommit(OffsetCommitRequest {
             member_id: self.member_id.clone(),
             generation_id: self.wire_generation(),
             group_instance_id: self.config.group_instance_id.clone(),
@@ -167,7 +167,7 @@ impl Client {
             return;
         }
         self.committing = false;
-        out.push(Effect::Send(self.join_request()));
+        out.push(Effect::send(self.join_request()));
     }
 
     /// SyncGroup gave this consumer `assignment`: it consumes what it kept
@@ -199,7 +199,7 @@ impl Client {
         // this one adds is fetched now (the subscription state is replaced).
         self.fetching = new.clone();
         if !new.is_empty() {
-            out.push(Effect::Send(Request::OffsetFetch(OffsetFetchRequest {
+            out.push(Effect::send(Request::OffsetFetch(OffsetFetchRequest {
                 partitions: new,
             })));
         }
@@ -241,7 +241,7 @@ impl Client {
             }
             Api::OffsetFetch if !self.fetching.is_empty() => {
                 out.push(timed_out);
-                out.push(Effect::Send(Request::OffsetFetch(OffsetFetchRequest {
+                out.push(Effect::send(Request::OffsetFetch(OffsetFetchRequest {
                     partitions: self.fetching.clone(),
                 })));
             }
@@ -279,7 +279,7 @@ impl Client {
             leave_group,
         }));
         if leave_group {
-            out.push(Effect::Send(Request::LeaveGroup(LeaveGroupRequest {
+            out.push(Effect::send(Request::LeaveGroup(LeaveGroupRequest {
                 members: vec![MemberIdentity {
                     member_id: self.member_id.clone(),
                     group_instance_id: None,
