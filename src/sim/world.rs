@@ -952,8 +952,9 @@ impl World {
         self.members.update(index, &self.clients);
     }
 
-    /// Runs `f` on consumer `index` and carries out the effects it returns;
-    /// the metrics recount the partitions held when its holdings changed.
+    /// Runs `f` on consumer `index`, which writes its effects into the list
+    /// it is given, and carries them out; the metrics recount the
+    /// partitions held when its holdings changed.
     fn drive(&mut self, index: ConsumerId, f: impl FnOnce(&mut Client, &mut Vec<Effect>)) {
         let mut effects = self.take_effects();
         f(&mut self.clients[index], &mut effects);
