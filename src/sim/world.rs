@@ -38,10 +38,6 @@ fn for_each_missing<'a>(
     }
 }
 
-fn strictly_increasing(v: &[TopicPartition]) -> bool {
-    TopicPartition::strictly_increasing(v)
-}
-
 /// How many delivered messages the world remembers for the message flow.
 pub const RECENT_MESSAGES: usize = 200;
 
@@ -999,7 +995,7 @@ impl World {
         // does not matter; what matters is that each distinct partition is
         // released or held once.
         let (metrics, now_ms) = (&mut self.metrics, self.now_ms);
-        if strictly_increasing(told) && strictly_increasing(now) {
+        if TopicPartition::strictly_increasing(told) && TopicPartition::strictly_increasing(now) {
             for_each_missing(told, now, |p| metrics.release(now_ms, p));
             for_each_missing(now, told, |p| metrics.hold(now_ms, p));
         } else {
@@ -1418,7 +1414,9 @@ mod tests {
                 set.into_iter().collect::<Vec<_>>()
             };
             let (a, b) = (list(16), list(16));
-            assert!(strictly_increasing(&a) && strictly_increasing(&b));
+            assert!(
+                TopicPartition::strictly_increasing(&a) && TopicPartition::strictly_increasing(&b)
+            );
             let (sa, sb): (BTreeSet<_>, BTreeSet<_>) = (a.iter().collect(), b.iter().collect());
             let missing = |from: &[TopicPartition], other: &[TopicPartition]| {
                 let mut out = Vec::new();
@@ -1436,6 +1434,6 @@ mod tests {
             );
         }
         let p = TopicPartition::new(&topics[0], 1);
-        assert!(!strictly_increasing(&[p.clone(), p]));
+        assert!(!TopicPartition::strictly_increasing(&[p.clone(), p]));
     }
 }
