@@ -41,7 +41,9 @@ pub struct Metrics {
     /// Consumers stopped by FENCED_INSTANCE_ID, in order.
     pub fenced: Vec<String>,
     pub per_consumer: BTreeMap<String, ConsumerMetrics>,
-    /// Per topic, per partition number: unavailable ms so far.
+    /// Per topic, per partition number: unavailable ms so far. Written
+    /// when the figures are settled for a reader ([`Metrics::settled`]):
+    /// while the world runs, each partition's figure is in its slot.
     pub per_partition_unavailable_ms: BTreeMap<String, Vec<u64>>,
     /// The owner of each partition in the last stored assignment, per topic
     /// and partition number: an index into `owner_names`.
@@ -75,12 +77,17 @@ pub struct Metrics {
 /// since when; that open interval is added to the per-partition and
 /// per-consumer figures when it closes, when its owner changes, or when a
 /// reader asks ([`Metrics::settled`]) — so advancing the clock costs the
-/// same whatever the group's size.
+/// same whatever the group's size. What a partition's figures need is in
+/// its slot, so charging an interval looks nothing up by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Slot {
     /// Running consumers that hold this partition (one unless fenced ones linger).
     holders: u32,
     unheld_since: Option<u64>,
+    /// Unavailable ms charged to this partition so far.
+    unavailable_ms: u64,
+    /// Its owner in the last stored assignment (as `owner_grid` has it).
+    owner: Option<usize>,
 }
 
 impl Metrics {
@@ -109,15 +116,22 @@ impl Metrics {
         let i = match self.slots.binary_search_by(|(t, _)| t.cmp(&topic)) {
             Ok(i) => i,
             Err(i) => {
-                self.slots.insert(i, (topic, Vec::new()));
+                self.slots.insert(i, (topic.clone(), Vec::new()));
                 i
             }
         };
+        let owners = self
+            .owner_grid
+            .get(topic.as_str())
+            .map_or(&[][..], Vec::as_slice);
         let slots = &mut self.slots[i].1;
         while slots.len() < partitions as usize {
+            let owner = owners.get(slots.len()).copied().flatten();
             slots.push(Slot {
                 holders: 0,
                 unheld_since: Some(now_ms),
+                unavailable_ms: 0,
+                owner,
             });
             self.partitions += 1;
             self.unheld += 1;
@@ -131,8 +145,9 @@ impl Metrics {
         };
         slot.holders += 1;
         if slot.holders == 1 {
+            let charged = slot.close(now_ms, None);
             self.unheld -= 1;
-            self.close_interval(now_ms, p, None);
+            self.charge_owner(charged);
         }
     }
 
@@ -166,98 +181,68 @@ impl Metrics {
 
     /// Ends `p`'s open unheld interval at `now_ms`, charging it to the
     /// partition and its owner; `reopen` starts a new one (`Some(now_ms)`)
-    /// or leaves it held (`None`).
+    /// or leaves it held (`None`). [`Self::settle`] does this to every
+    /// slot without looking it up; the reference settles by partition.
+    #[cfg(test)]
     fn close_interval(&mut self, now_ms: u64, p: &TopicPartition, reopen: Option<u64>) {
         let Some(slot) = self.slot_mut(p) else {
             return;
         };
-        let Some(since) = std::mem::replace(&mut slot.unheld_since, reopen) else {
+        let charged = slot.close(now_ms, reopen);
+        self.charge_owner(charged);
+    }
+
+    /// Adds what a slot charged to its owner's figures, or to nobody's.
+    fn charge_owner(&mut self, charged: Option<(Option<usize>, u64)>) {
+        let Some((owner, dt)) = charged else {
             return;
         };
-        let dt = now_ms.saturating_sub(since);
-        if dt == 0 {
-            return;
-        }
-        let i = p.partition as usize;
-        if !self.per_partition_unavailable_ms.contains_key(&*p.topic) {
-            self.per_partition_unavailable_ms
-                .insert(p.topic.to_string(), Vec::new());
-        }
-        let per_partition = self
-            .per_partition_unavailable_ms
-            .get_mut(&*p.topic)
-            .expect("just inserted");
-        if per_partition.len() <= i {
-            per_partition.resize(i + 1, 0);
-        }
-        per_partition[i] += dt;
-        let owner = self
-            .owner_grid
-            .get(&*p.topic)
-            .and_then(|o| o.get(i).copied().flatten())
-            .filter(|&o| o < self.owner_names.len());
-        match owner {
-            Some(o) => owner_figures(&mut self.by_owner, o).unavailable_ms += dt,
-            None => self.unassigned_unavailable_ms += dt,
-        }
+        charge(
+            &mut self.by_owner,
+            self.owner_names.len(),
+            &mut self.unassigned_unavailable_ms,
+            owner,
+            dt,
+        );
     }
 
     /// Charges every open unheld interval up to `now_ms` (they stay open):
-    /// what [`Self::close_interval`] does to each, a topic at a time, so
-    /// each topic's rows are looked up once, not once per partition (a
-    /// rebalance settles every partition its members let go).
+    /// what [`Self::close_interval`] does to each, without looking a slot
+    /// up (a rebalance settles every partition its members let go).
     fn settle(&mut self, now_ms: u64) {
         let Metrics {
             slots,
-            per_partition_unavailable_ms,
-            owner_grid,
             owner_names,
             by_owner,
             unassigned_unavailable_ms,
             ..
         } = self;
-        // Per topic, the (partition, ms) charged, added to its row at once.
-        let mut charged: Vec<(usize, u64)> = Vec::new();
-        for (topic, slots) in slots.iter_mut() {
-            let owners = owner_grid
-                .get(topic.as_str())
-                .map_or(&[][..], Vec::as_slice);
-            charged.clear();
-            for (i, slot) in slots.iter_mut().enumerate() {
-                let Some(since) = slot.unheld_since else {
-                    continue;
-                };
-                slot.unheld_since = Some(now_ms);
-                let dt = now_ms.saturating_sub(since);
-                if dt == 0 {
+        for (_, slots) in slots.iter_mut() {
+            for slot in slots.iter_mut() {
+                if slot.unheld_since.is_none() {
                     continue;
                 }
-                charged.push((i, dt));
-                match owners
-                    .get(i)
-                    .copied()
-                    .flatten()
-                    .filter(|&o| o < owner_names.len())
-                {
-                    Some(o) => owner_figures(by_owner, o).unavailable_ms += dt,
-                    None => *unassigned_unavailable_ms += dt,
+                if let Some((owner, dt)) = slot.close(now_ms, Some(now_ms)) {
+                    let owners = owner_names.len();
+                    charge(by_owner, owners, unassigned_unavailable_ms, owner, dt);
                 }
             }
-            let Some(&(last, _)) = charged.last() else {
+        }
+    }
+
+    /// Writes each partition's unavailable ms from the slots into
+    /// `per_partition_unavailable_ms`, for readers: a topic's row ends at
+    /// its last partition charged anything, and a topic none of whose
+    /// partitions was charged has no row.
+    fn write_per_partition(&mut self) {
+        self.per_partition_unavailable_ms.clear();
+        for (topic, slots) in &self.slots {
+            let Some(last) = slots.iter().rposition(|s| s.unavailable_ms > 0) else {
                 continue;
             };
-            if !per_partition_unavailable_ms.contains_key(topic.as_str()) {
-                per_partition_unavailable_ms.insert(topic.to_string(), Vec::new());
-            }
-            let row = per_partition_unavailable_ms
-                .get_mut(topic.as_str())
-                .expect("just inserted");
-            if row.len() <= last {
-                row.resize(last + 1, 0);
-            }
-            for &(i, dt) in &charged {
-                row[i] += dt;
-            }
+            let row = slots[..=last].iter().map(|s| s.unavailable_ms).collect();
+            self.per_partition_unavailable_ms
+                .insert(topic.to_string(), row);
         }
     }
 
@@ -283,6 +268,7 @@ impl Metrics {
             m.close_interval(now_ms, p, Some(now_ms));
         }
         m.add_owner_figures();
+        m.write_per_partition();
         m
     }
 
@@ -293,6 +279,7 @@ impl Metrics {
         let mut m = self.clone();
         m.settle(now_ms);
         m.add_owner_figures();
+        m.write_per_partition();
         m
     }
 
@@ -398,6 +385,12 @@ impl Metrics {
             }
         }
         self.count_moves(&owners);
+        for (topic, slots) in &mut self.slots {
+            let row = owners.get(topic.as_str()).map_or(&[][..], Vec::as_slice);
+            for (i, slot) in slots.iter_mut().enumerate() {
+                slot.owner = row.get(i).copied().flatten();
+            }
+        }
         self.owner_grid = owners;
         self.last_assignment_generation = generation_id;
     }
@@ -429,6 +422,37 @@ impl Metrics {
                 }
             }
         }
+    }
+}
+
+impl Slot {
+    /// Ends the open unheld interval, if any, at `now_ms` (`reopen` starts
+    /// a new one or leaves the partition held) and adds it to the
+    /// partition's figure. Returns whom to charge and how much, when the
+    /// interval was not empty.
+    fn close(&mut self, now_ms: u64, reopen: Option<u64>) -> Option<(Option<usize>, u64)> {
+        let since = std::mem::replace(&mut self.unheld_since, reopen)?;
+        let dt = now_ms.saturating_sub(since);
+        if dt == 0 {
+            return None;
+        }
+        self.unavailable_ms += dt;
+        Some((self.owner, dt))
+    }
+}
+
+/// Adds `dt` ms to owner `owner`'s figures (an index into the `owners`
+/// names), or to the unassigned figure when the partition has none.
+fn charge(
+    by_owner: &mut Vec<ConsumerMetrics>,
+    owners: usize,
+    unassigned_ms: &mut u64,
+    owner: Option<usize>,
+    dt: u64,
+) {
+    match owner.filter(|&o| o < owners) {
+        Some(o) => owner_figures(by_owner, o).unavailable_ms += dt,
+        None => *unassigned_ms += dt,
     }
 }
 
