@@ -509,6 +509,57 @@ pub type IdMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDef
 /// A hash set of ids, hashed as [`IdMap`] hashes its keys.
 pub type IdSet<K> = std::collections::HashSet<K, std::hash::BuildHasherDefault<IdHasher>>;
 
+/// A hash map keyed by partitions, whose neighbours sit side by side: a
+/// group's committed offsets. A consumer commits and fetches a run of
+/// partitions of a topic at a time (a range assignor's, for one), and in a
+/// large group the table is no longer in the cache when the next rebalance
+/// comes; with neighbours in neighbouring buckets a run of ten partitions
+/// is read from a few cache lines instead of ten.
+pub type PartitionMap<V> =
+    std::collections::HashMap<TopicPartition, V, std::hash::BuildHasherDefault<PartitionHasher>>;
+
+/// The hasher of [`PartitionMap`]: a partition's hash is its topic's,
+/// mixed, plus its number, so that consecutive partitions of a topic go to
+/// consecutive buckets; the bits the table keeps as each bucket's tag (the
+/// top seven of those it reads) are mixed from both, so that a lookup
+/// still compares few keys.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PartitionHasher {
+    /// The topic's hash and anything else written, mixed.
+    mixed: IdHasher,
+    /// The partition numbers written, added.
+    partition: u64,
+}
+
+impl PartitionHasher {
+    /// Where the table takes a bucket's tag from: the top seven bits of
+    /// the hash as wide as a `usize` (hashbrown's `h2`).
+    const TAG_SHIFT: u32 = if usize::BITS >= 64 { 57 } else { 25 };
+}
+
+impl std::hash::Hasher for PartitionHasher {
+    fn finish(&self) -> u64 {
+        let start = self.mixed.finish();
+        let run = start.wrapping_add(self.partition) & ((1 << Self::TAG_SHIFT) - 1);
+        let mut tag = self.mixed;
+        tag.mix(self.partition);
+        let tag = (tag.finish() >> 57) << Self::TAG_SHIFT;
+        run | tag
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        self.mixed.write(bytes);
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.partition = self.partition.wrapping_add(u64::from(i));
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.mixed.write_u64(i);
+    }
+}
+
 /// FNV-1a over 8-byte words (rustc's FxHash idea): a multiply and a xor per
 /// word, plenty for ids that differ in their UUID part.
 #[derive(Clone, Copy, Debug, Default)]
@@ -599,6 +650,48 @@ impl std::hash::Hasher for IdHasher {
 #[cfg(test)]
 mod id_map_tests {
     use super::*;
+
+    /// A topic's consecutive partitions hash to consecutive buckets, while
+    /// the tag bits the table compares first still tell them apart; and a
+    /// partition map finds what it holds.
+    #[test]
+    fn neighbouring_partitions_hash_to_neighbouring_buckets() {
+        use std::hash::{BuildHasher, BuildHasherDefault};
+        let h = BuildHasherDefault::<PartitionHasher>::default();
+        let below_tag = (1u64 << PartitionHasher::TAG_SHIFT) - 1;
+        for topic in ["orders", "t", "payments-eu"] {
+            let hashes: Vec<u64> = (0..64)
+                .map(|p| h.hash_one(TopicPartition::new(topic, p)))
+                .collect();
+            for pair in hashes.windows(2) {
+                let step = (pair[1] & below_tag).wrapping_sub(pair[0] & below_tag) & below_tag;
+                assert_eq!(step, 1, "{topic}: {pair:x?}");
+            }
+            let tags: IdSet<u64> = hashes
+                .iter()
+                .map(|x| x >> PartitionHasher::TAG_SHIFT)
+                .collect();
+            assert!(
+                tags.len() > 32,
+                "{topic}: {} tags for 64 partitions",
+                tags.len()
+            );
+        }
+        let start = |t: &str| h.hash_one(TopicPartition::new(t, 0)) & below_tag;
+        assert_ne!(start("orders"), start("payments-eu"));
+        let mut map: PartitionMap<i64> = PartitionMap::default();
+        for p in 0..1_000 {
+            map.insert(
+                TopicPartition::new(["a", "b"][p as usize % 2], p),
+                i64::from(p),
+            );
+        }
+        for p in 0..1_000 {
+            let tp = TopicPartition::new(["a", "b"][p as usize % 2], p);
+            assert_eq!(map.get(&tp), Some(&i64::from(p)));
+        }
+        assert_eq!(map.get(&TopicPartition::new("a", 1)), None);
+    }
 
     /// Ids built apart from the same text are one id: equal, in the same
     /// place in an order, with the same hash; copies share the text.

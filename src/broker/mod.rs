@@ -200,13 +200,17 @@ impl State {
             .min()
     }
 
-    /// The committed offsets of `group` (OffsetFetch with all topics).
+    /// The committed offsets of `group` (OffsetFetch with all topics), in
+    /// partition order.
     pub fn committed(&self, group: &str) -> Vec<crate::ids::TopicPartition> {
-        self.groups
+        let mut partitions: Vec<_> = self
+            .groups
             .get(group)
             .and_then(|s| s.coordinator.group())
             .map(|g| g.offsets.keys().cloned().collect())
-            .unwrap_or_default()
+            .unwrap_or_default();
+        crate::ordered::sort(&mut partitions);
+        partitions
     }
 
     /// A member's JoinGroup metadata for `protocol` (DescribeGroups'
