@@ -213,8 +213,8 @@ impl Metrics {
     }
 
     /// Charges every open unheld interval up to `now_ms` (they stay open):
-    /// what [`Self::close_interval`] does to each, without looking a slot
-    /// up (a rebalance settles every partition its members let go).
+    /// each slot's interval is closed and opened again where it is, with
+    /// no lookup (a rebalance settles every partition its members let go).
     fn settle(&mut self, now_ms: u64) {
         let Metrics {
             slots,
