@@ -4,7 +4,6 @@
 //! delivers in the order it sent, as TCP does.
 
 use super::trace::Requester;
-use crate::ids::IdMap;
 use rand_chacha::ChaCha8Rng;
 use rand_core::RngCore;
 
@@ -42,7 +41,11 @@ pub struct Network {
     spikes: Option<Spikes>,
     /// Requests lost on the way (`None`: none is).
     loss: Option<Loss>,
-    last_arrival: IdMap<Connection, u64>,
+    /// Each connection's last arrival, by requester (the admin first, then
+    /// consumer by consumer) and direction (to a client, to the
+    /// coordinator): a list, as every message looks its connection up and a
+    /// hash map of a large group's connections is mostly out of the cache.
+    last_arrival: Vec<[u64; 2]>,
 }
 
 impl Network {
@@ -52,7 +55,7 @@ impl Network {
             jitter_ms,
             spikes,
             loss: None,
-            last_arrival: IdMap::default(),
+            last_arrival: Vec::new(),
         }
     }
 
@@ -87,10 +90,23 @@ impl Network {
             }
             _ => 0,
         };
-        let last = self.last_arrival.entry(conn).or_insert(0);
-        let at = (now_ms + self.latency_ms + jitter + spike).max(*last);
+        let earliest = now_ms + self.latency_ms + jitter + spike;
+        let last = self.last_arrival_mut(conn);
+        let at = earliest.max(*last);
         *last = at;
         at
+    }
+
+    /// When the last message on `conn` arrives (0 before the first).
+    fn last_arrival_mut(&mut self, conn: Connection) -> &mut u64 {
+        let slot = match conn.requester {
+            Requester::Admin => 0,
+            Requester::Consumer(c) => c.0 + 1,
+        };
+        if self.last_arrival.len() <= slot {
+            self.last_arrival.resize(slot + 1, [0; 2]);
+        }
+        &mut self.last_arrival[slot][usize::from(conn.to_coordinator)]
     }
 }
 
@@ -100,4 +116,38 @@ pub fn uniform(rng: &mut ChaCha8Rng, min: u64, max: u64) -> u64 {
         return min;
     }
     min + rng.next_u64() % (max - min + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::client::ConsumerId;
+    use rand_core::SeedableRng;
+
+    /// A message never overtakes an earlier one on its connection (one
+    /// requester, one direction), and connections do not hold each other up.
+    #[test]
+    fn each_connection_delivers_in_order_and_on_its_own() {
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let mut net = Network::new(0, 0, None);
+        let conn = |requester, to_coordinator| Connection {
+            requester,
+            to_coordinator,
+        };
+        let admin = conn(Requester::Admin, true);
+        let c0_up = conn(Requester::Consumer(ConsumerId(0)), true);
+        let c0_down = conn(Requester::Consumer(ConsumerId(0)), false);
+        let c7_up = conn(Requester::Consumer(ConsumerId(7)), true);
+        // Held back (as a spike would) until 100.
+        assert_eq!(net.arrival(&mut rng, admin, 100), 100);
+        assert_eq!(net.arrival(&mut rng, c7_up, 90), 90);
+        // Later messages on those connections wait for them ...
+        assert_eq!(net.arrival(&mut rng, admin, 50), 100);
+        assert_eq!(net.arrival(&mut rng, c7_up, 60), 90);
+        // ... and no other connection does.
+        assert_eq!(net.arrival(&mut rng, c0_up, 10), 10);
+        assert_eq!(net.arrival(&mut rng, c0_down, 20), 20);
+        assert_eq!(net.arrival(&mut rng, conn(Requester::Admin, false), 5), 5);
+        assert_eq!(net.arrival(&mut rng, c0_up, 120), 120);
+    }
 }
