@@ -98,9 +98,14 @@ fn dir() -> PathBuf {
     dir
 }
 
+/// Writes `scenario` to a file of its own. Tests run in parallel and
+/// several write a scenario of the same name (`base`): one file per write,
+/// so that no checker reads a file another test is rewriting.
 fn write(scenario: &Value) -> PathBuf {
+    static WRITES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let name = scenario["name"].as_str().expect("a named scenario");
-    let path = dir().join(format!("{name}.json"));
+    let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = dir().join(format!("{name}-{n}.json"));
     std::fs::write(&path, serde_json::to_string_pretty(scenario).unwrap()).unwrap();
     path
 }
