@@ -6,7 +6,7 @@
 use serde::{Serialize, Serializer};
 use std::cmp::Ordering;
 use std::fmt;
-use std::sync::Arc;
+use std::rc::Rc;
 
 macro_rules! string_id {
     ($(#[$doc:meta])* $name:ident) => {
@@ -21,7 +21,7 @@ macro_rules! string_id {
         /// event, and a member id is some 40 bytes. Equality and order are
         /// the id's text, and so, through that hash, is the hash.
         #[derive(Clone)]
-        pub struct $name(Arc<IdText>);
+        pub struct $name(Rc<IdText>);
 
         impl $name {
             /// The id as Kafka sends it on the wire.
@@ -34,7 +34,7 @@ macro_rules! string_id {
             }
             /// Whether the two are one copy of one id (equal without reading it).
             pub fn same_copy(&self, other: &Self) -> bool {
-                Arc::ptr_eq(&self.0, &other.0)
+                Rc::ptr_eq(&self.0, &other.0)
             }
         }
         impl Default for $name {
@@ -101,8 +101,8 @@ struct IdText {
 }
 
 impl IdText {
-    fn new(text: String) -> Arc<IdText> {
-        Arc::new(IdText {
+    fn new(text: String) -> Rc<IdText> {
+        Rc::new(IdText {
             hash: text_hash(&text),
             text: text.into_boxed_str(),
         })
@@ -148,7 +148,7 @@ impl std::ops::Deref for ProtocolName {
     }
 }
 
-/// A topic's name, shared (one `Arc` of the name and its hash): the
+/// A topic's name, shared (one `Rc` of the name and its hash): the
 /// simulator copies and compares partition lists on every rebalance
 /// (assignments, commits, holdings), so
 /// a copy is a reference count instead of an allocation, and two copies of
@@ -158,11 +158,16 @@ impl std::ops::Deref for ProtocolName {
 /// generations ago. Equality, order and hash are the name's, however the
 /// copies were made; it reads as a `&str`.
 ///
+/// An `Rc`, not an `Arc`: names and ids stay on the thread that made
+/// them (the broker runs its tasks on one thread), and a count kept without
+/// atomic instructions is cheaper to move; the simulator copies and drops
+/// some ten names and ids per event.
+///
 /// The shared name carries its hash (as [`MemberId`]'s text does), which
 /// [`TopicPartition`]'s hash uses: the offsets a group commits are a map of
 /// partitions, hashed per partition at every commit and fetch.
 #[derive(Clone)]
-pub struct Topic(Arc<IdText>);
+pub struct Topic(Rc<IdText>);
 
 impl fmt::Debug for Topic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -183,7 +188,7 @@ impl std::hash::Hash for Topic {
 pub const MAX_INTERNED: usize = 4_096;
 
 /// An interned name, found in the table by its text.
-struct Interned(Arc<IdText>);
+struct Interned(Rc<IdText>);
 
 impl PartialEq for Interned {
     fn eq(&self, other: &Self) -> bool {
@@ -216,12 +221,12 @@ impl Topic {
     pub fn new(name: &str) -> Topic {
         NAMES.with(|names| {
             if let Some(shared) = names.borrow().get(name) {
-                return Topic(Arc::clone(&shared.0));
+                return Topic(Rc::clone(&shared.0));
             }
             let fresh = IdText::new(name.to_string());
             let mut names = names.borrow_mut();
             if names.len() < MAX_INTERNED {
-                names.insert(Interned(Arc::clone(&fresh)));
+                names.insert(Interned(Rc::clone(&fresh)));
             }
             Topic(fresh)
         })
@@ -240,7 +245,7 @@ impl Topic {
 
     /// Whether the two are one copy of one name (equal without reading it).
     fn same_copy(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
+        Rc::ptr_eq(&self.0, &other.0)
     }
 }
 
@@ -447,10 +452,10 @@ mod tests {
     fn topics_are_shared_and_compare_by_name_however_they_were_made() {
         use super::{IdText, Topic, MAX_INTERNED};
         use std::cmp::Ordering;
-        use std::sync::Arc;
+        use std::rc::Rc;
         let a = Topic::from("orders");
         let b = Topic::from(String::from("orders"));
-        assert!(Arc::ptr_eq(&a.0, &b.0), "one name, one allocation");
+        assert!(Rc::ptr_eq(&a.0, &b.0), "one name, one allocation");
         assert_eq!(a, b);
         assert_eq!(a, "orders");
         assert_eq!(String::from("orders"), a);

@@ -66,6 +66,7 @@ use crate::coordinator::{Coordinator, CoordinatorConfig, Output, Request, Reques
 use record::{Recorder, UNRECORDED};
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
+use std::rc::Rc;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 use tokio::sync::{broadcast, oneshot, Notify};
@@ -266,7 +267,7 @@ fn route(slot: &mut Slot, outputs: Vec<Output>) {
 }
 
 impl Broker {
-    pub fn new(options: &Options, port: u16) -> Arc<Broker> {
+    pub fn new(options: &Options, port: u16) -> Rc<Broker> {
         let mut state = State {
             start: Instant::now(),
             host: options.bind.clone(),
@@ -285,7 +286,7 @@ impl Broker {
         }
         state.recorder.outbox.clear();
         let (ws, _) = broadcast::channel(4096);
-        Arc::new(Broker {
+        Rc::new(Broker {
             state: Mutex::new(state),
             timer: Notify::new(),
             ws,
@@ -361,7 +362,10 @@ pub fn run(options: Options) -> i32 {
             return 2;
         }
     };
-    runtime.block_on(serve(options))
+    // One thread: the coordinator's ids share their text by reference
+    // count without atomics (crate::ids), so the tasks stay on it.
+    let tasks = tokio::task::LocalSet::new();
+    runtime.block_on(tasks.run_until(serve(options)))
 }
 
 async fn serve(options: Options) -> i32 {
@@ -408,17 +412,17 @@ async fn serve(options: Options) -> i32 {
     }
     broker.flush(true);
     if let Some(l) = ws_listener {
-        tokio::spawn(ws::accept(broker.clone(), l));
+        tokio::task::spawn_local(ws::accept(broker.clone(), l));
     }
-    tokio::spawn(timers(broker.clone()));
-    tokio::spawn(ticker(broker.clone()));
+    tokio::task::spawn_local(timers(broker.clone()));
+    tokio::task::spawn_local(ticker(broker.clone()));
     let accept = {
         let broker = broker.clone();
         async move {
             loop {
                 match listener.accept().await {
                     Ok((stream, peer)) => {
-                        tokio::spawn(wire::connection(broker.clone(), stream, peer));
+                        tokio::task::spawn_local(wire::connection(broker.clone(), stream, peer));
                     }
                     Err(e) => {
                         eprintln!("groupscope broker: accept: {e}");
@@ -462,7 +466,7 @@ async fn shutdown() {
 
 /// Sleeps until the earliest `poll_timeout()` over the groups and fires it;
 /// a request wakes it to look again.
-async fn timers(broker: Arc<Broker>) {
+async fn timers(broker: Rc<Broker>) {
     loop {
         let (next, start) = {
             let state = broker.lock();
@@ -489,7 +493,7 @@ async fn timers(broker: Arc<Broker>) {
 
 /// Every 250 ms a `clock` message (and `log_end` when it moved); every
 /// 200 ms the record files, when they changed.
-async fn ticker(broker: Arc<Broker>) {
+async fn ticker(broker: Rc<Broker>) {
     let mut clock = tokio::time::interval(Duration::from_millis(250));
     let mut flush = tokio::time::interval(Duration::from_millis(200));
     loop {

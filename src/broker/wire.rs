@@ -26,7 +26,7 @@ use bytes::{Buf, BufMut, Bytes, BytesMut};
 use kafka_protocol::messages::*;
 use kafka_protocol::protocol::{Decodable, Encodable, StrBytes};
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -63,7 +63,7 @@ fn range(api: ApiKey) -> Option<(i16, i16)> {
 }
 
 /// Serves one connection until the client closes it or breaks a rule.
-pub async fn connection(broker: Arc<Broker>, mut stream: TcpStream, peer: SocketAddr) {
+pub async fn connection(broker: Rc<Broker>, mut stream: TcpStream, peer: SocketAddr) {
     let _ = stream.set_nodelay(true);
     loop {
         let mut size = [0u8; 4];

@@ -35,19 +35,19 @@
 use super::Broker;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::json;
-use std::sync::Arc;
+use std::rc::Rc;
 use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::broadcast::error::RecvError;
 use tokio_tungstenite::tungstenite::Message;
 
 /// Accepts WebSocket clients for as long as the broker runs.
-pub async fn accept(broker: Arc<Broker>, listener: TcpListener) {
+pub async fn accept(broker: Rc<Broker>, listener: TcpListener) {
     loop {
         match listener.accept().await {
             Ok((stream, peer)) => {
                 let broker = broker.clone();
-                tokio::spawn(async move {
+                tokio::task::spawn_local(async move {
                     if let Err(e) = client(broker, stream).await {
                         eprintln!("groupscope broker: live view {peer}: {e}");
                     }
@@ -61,7 +61,7 @@ pub async fn accept(broker: Arc<Broker>, listener: TcpListener) {
     }
 }
 
-async fn client(broker: Arc<Broker>, stream: TcpStream) -> Result<(), String> {
+async fn client(broker: Rc<Broker>, stream: TcpStream) -> Result<(), String> {
     let ws = tokio_tungstenite::accept_async(stream)
         .await
         .map_err(|e| format!("handshake: {e}"))?;
