@@ -30,7 +30,9 @@ mod native {
     /// The one-by-one restart of a dynamic group rebalances twice per consumer
     /// (2n + 1 times), and every rebalance makes all n members rejoin and
     /// resync: its events grow as n², whatever an event costs. At 1,000
-    /// consumers that is minutes; it is measured up to 100 (BENCHMARKS.md).
+    /// consumers that is 25 million events, some 10 s a run, too long for
+    /// criterion's samples by default; `GROWTH_SIZES=1000x10000` runs it
+    /// (BENCHMARKS.md).
     fn measured(consumers: usize, rollout: Rollout, is_static: bool) -> bool {
         is_static || rollout == Rollout::Waves || consumers < 1_000
     }
