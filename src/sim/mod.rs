@@ -17,6 +17,7 @@ mod queue;
 mod script;
 pub mod snapshot;
 pub mod trace;
+mod waits;
 pub mod world;
 
 pub use client::{Client, ClientConfig, ClientState, ConsumerId};

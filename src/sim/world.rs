@@ -11,6 +11,7 @@ use super::network::{uniform, Connection, Network};
 use super::queue::{EventQueue, Key as QueueKey};
 use super::snapshot::MessageView;
 use super::trace::{GroupLine, RequestKey, Requester, TraceRecord};
+use super::waits::Waits;
 use super::{Action, SimSettings};
 use crate::coordinator::*;
 use crate::defaults::{JOIN_GROUP_TIMEOUT_LAPSE_MS, REQUEST_TIMEOUT_MS, RETRY_BACKOFF_MS};
@@ -116,10 +117,12 @@ pub struct World {
     pub(super) clients: Vec<Client>,
     pub(super) actions: Vec<(u64, Action)>,
     pub(super) queue: EventQueue,
-    /// Each armed client timer's key in the queue. A timer disarmed or
-    /// re-armed is left in the queue, withdrawn: its key is no longer here
-    /// ([`Self::withdrawn`]).
-    client_timers: IdMap<(ConsumerId, ClientTimer), QueueKey>,
+    /// Each armed client timer's key in the queue, and the request each
+    /// consumer waits on per timed API: an answer to any other (one it
+    /// gave up on) is dropped, as its connection was closed. A timer
+    /// disarmed or re-armed is left in the queue, withdrawn: its key is no
+    /// longer here ([`Self::withdrawn`]).
+    waits: Waits,
     /// How many withdrawn timers are still queued.
     withdrawn: usize,
     pub(super) now_ms: u64,
@@ -156,9 +159,6 @@ pub struct World {
     paused_until: Vec<u64>,
     /// Per consumer, how long its next batch takes if a `slow_batch` said so.
     slow_next: Vec<Option<u64>>,
-    /// The request each consumer waits on per timed API: an answer to any
-    /// other (one it gave up on) is dropped, as its connection was closed.
-    awaiting: IdMap<(ConsumerId, Api), RequestId>,
     /// The member ids the coordinator's events named since the last
     /// invariant check (`None`: too many to list; check everything).
     pub(super) touched: Option<Vec<MemberId>>,
@@ -195,7 +195,7 @@ impl World {
             clients,
             actions: Vec::new(),
             queue: EventQueue::default(),
-            client_timers: IdMap::default(),
+            waits: Waits::default(),
             withdrawn: 0,
             now_ms: 0,
             steps: 0,
@@ -219,7 +219,6 @@ impl World {
             held: Vec::new(),
             paused_until: Vec::new(),
             slow_next: Vec::new(),
-            awaiting: IdMap::default(),
             recent_messages: VecDeque::new(),
             rng,
             network,
@@ -451,15 +450,9 @@ impl World {
     /// re-armed since it was queued. Asked of the queue's first entry after
     /// every event: inline, as it was before the queue was also swept.
     #[inline(always)]
-    fn withdrawn(
-        timers: &IdMap<(ConsumerId, ClientTimer), QueueKey>,
-        key: QueueKey,
-        event: &SimEvent,
-    ) -> bool {
+    fn withdrawn(waits: &Waits, key: QueueKey, event: &SimEvent) -> bool {
         match event {
-            SimEvent::ClientTimer { index, timer, .. } => {
-                timers.get(&(*index, *timer)) != Some(&key)
-            }
+            SimEvent::ClientTimer { index, timer, .. } => waits.timer(*index, *timer) != Some(key),
             _ => false,
         }
     }
@@ -468,10 +461,10 @@ impl World {
     /// first entry is the next event. Runs after every change that can
     /// withdraw the first entry or uncover a withdrawn one.
     fn drop_withdrawn(&mut self) {
-        let timers = &self.client_timers;
+        let waits = &self.waits;
         let queued = self.queue.len();
         self.queue
-            .pop_while(|key, event| Self::withdrawn(timers, key, event));
+            .pop_while(|key, event| Self::withdrawn(waits, key, event));
         let dropped = queued - self.queue.len();
         debug_assert!(
             dropped <= self.withdrawn,
@@ -492,9 +485,9 @@ impl World {
         self.withdrawn += 1;
         self.drop_withdrawn();
         if self.withdrawn * 2 > self.queue.len() {
-            let timers = &self.client_timers;
+            let waits = &self.waits;
             self.queue
-                .retain(|key, event| !Self::withdrawn(timers, key, event));
+                .retain(|key, event| !Self::withdrawn(waits, key, event));
             self.withdrawn = 0;
         }
     }
@@ -507,7 +500,7 @@ impl World {
         let found = self
             .queue
             .iter()
-            .filter(|&(key, event)| Self::withdrawn(&self.client_timers, key, event))
+            .filter(|&(key, event)| Self::withdrawn(&self.waits, key, event))
             .count();
         (self.withdrawn, found, self.queue.len())
     }
@@ -708,9 +701,9 @@ impl World {
                 incarnation,
                 timer,
             } => {
-                self.client_timers.remove(&(index, timer));
+                self.waits.disarm(index, timer);
                 if let ClientTimer::RequestTimeout(api) = timer {
-                    self.awaiting.remove(&(index, api));
+                    self.waits.forget(index, api);
                 }
                 if self.clients[index].incarnation == incarnation {
                     self.drive(index, |c, out| c.on_timer(timer, out));
@@ -749,7 +742,7 @@ impl World {
         };
         let key = self.enqueue(until, event);
         if let Some(timer) = timer {
-            self.client_timers.insert((index, timer), key);
+            self.waits.arm(index, timer, key);
         }
         None
     }
@@ -1077,7 +1070,7 @@ impl World {
                 timer,
             },
         );
-        if self.client_timers.insert((index, timer), key).is_some() {
+        if self.waits.arm(index, timer, key).is_some() {
             self.timer_withdrawn();
         }
     }
@@ -1150,18 +1143,18 @@ impl World {
             Api::SyncGroup | Api::OffsetCommit | Api::OffsetFetch => REQUEST_TIMEOUT_MS,
             _ => return,
         };
-        self.awaiting.insert((index, api), id);
+        self.waits.await_answer(index, api, id);
         self.schedule_client_timer(index, ClientTimer::RequestTimeout(api), timeout_ms);
     }
 
     /// Whether consumer `index` still waits for this answer; if so it is
     /// taken, and the request's timeout disarmed.
     fn expected(&mut self, index: ConsumerId, api: Api, id: RequestId) -> bool {
-        match self.awaiting.get(&(index, api)) {
-            Some(&waited) if waited == id => {
-                self.awaiting.remove(&(index, api));
-                let timeout = (index, ClientTimer::RequestTimeout(api));
-                if self.client_timers.remove(&timeout).is_some() {
+        match self.waits.awaited(index, api) {
+            Some(waited) if waited == id => {
+                self.waits.forget(index, api);
+                let timeout = ClientTimer::RequestTimeout(api);
+                if self.waits.disarm(index, timeout).is_some() {
                     self.timer_withdrawn();
                 }
                 true
@@ -1381,7 +1374,7 @@ impl World {
         let mut events: Vec<(QueueKey, &SimEvent)> = self
             .queue
             .iter()
-            .filter(|&(key, event)| !Self::withdrawn(&self.client_timers, key, event))
+            .filter(|&(key, event)| !Self::withdrawn(&self.waits, key, event))
             .collect();
         events.sort_unstable_by_key(|&(key, _)| key);
         events.into_iter().map(|((t, _), e)| (t, e)).collect()
