@@ -565,6 +565,39 @@ impl std::hash::Hasher for PartitionHasher {
     }
 }
 
+/// A hash map keyed by numbers handed out in sequence: the simulator's
+/// request ids. The requests in flight are a window of recent ids; with
+/// consecutive ids in consecutive buckets that window is a few runs of
+/// cache lines instead of one line per request, all over the table.
+pub type SequenceMap<V> =
+    std::collections::HashMap<u64, V, std::hash::BuildHasherDefault<SequenceHasher>>;
+
+/// The hasher of [`SequenceMap`]: a number's hash is the number, below the
+/// bits the table keeps as each bucket's tag, which are mixed from it (as
+/// [`PartitionHasher`] does for a topic's partitions).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SequenceHasher(u64);
+
+impl std::hash::Hasher for SequenceHasher {
+    fn finish(&self) -> u64 {
+        let run = self.0 & ((1 << PartitionHasher::TAG_SHIFT) - 1);
+        let mut tag = IdHasher::default();
+        tag.mix(self.0);
+        run | ((tag.finish() >> 57) << PartitionHasher::TAG_SHIFT)
+    }
+
+    /// Anything but a `u64` is mixed in whole.
+    fn write(&mut self, bytes: &[u8]) {
+        let mut mixed = IdHasher(self.0);
+        mixed.write(bytes);
+        self.0 = mixed.finish();
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.0 = self.0.wrapping_add(i);
+    }
+}
+
 /// FNV-1a over 8-byte words (rustc's FxHash idea): a multiply and a xor per
 /// word, plenty for ids that differ in their UUID part.
 #[derive(Clone, Copy, Debug, Default)]
@@ -696,6 +729,42 @@ mod id_map_tests {
             assert_eq!(map.get(&tp), Some(&i64::from(p)));
         }
         assert_eq!(map.get(&TopicPartition::new("a", 1)), None);
+    }
+
+    /// Consecutive request ids hash to consecutive buckets, their tags
+    /// still differ, and a sequence map finds what it holds.
+    #[test]
+    fn consecutive_numbers_hash_to_consecutive_buckets() {
+        use std::hash::{BuildHasher, BuildHasherDefault};
+        let h = BuildHasherDefault::<SequenceHasher>::default();
+        let below_tag = (1u64 << PartitionHasher::TAG_SHIFT) - 1;
+        let hashes: Vec<u64> = (1_000..1_064_u64).map(|i| h.hash_one(i)).collect();
+        for pair in hashes.windows(2) {
+            assert_eq!(
+                (pair[1] & below_tag) - (pair[0] & below_tag),
+                1,
+                "{pair:x?}"
+            );
+        }
+        let tags: IdSet<u64> = hashes
+            .iter()
+            .map(|x| x >> PartitionHasher::TAG_SHIFT)
+            .collect();
+        assert!(tags.len() > 32, "{} tags for 64 numbers", tags.len());
+        // Requests come and go as a window: each id is answered a hundred
+        // ids later, the multiples of seven never.
+        let mut map: SequenceMap<u64> = SequenceMap::default();
+        for i in 0..10_000_u64 {
+            map.insert(i, i * 3);
+            if let Some(old) = i.checked_sub(100).filter(|old| old % 7 != 0) {
+                assert_eq!(map.remove(&old), Some(old * 3));
+            }
+        }
+        for i in 0..10_000_u64 {
+            let kept = i >= 9_900 || i % 7 == 0;
+            assert_eq!(map.get(&i), kept.then_some(&(i * 3)), "{i}");
+        }
+        assert_eq!(map.get(&10_000), None);
     }
 
     /// Ids built apart from the same text are one id: equal, in the same

@@ -15,7 +15,7 @@ use super::waits::Waits;
 use super::{Action, SimSettings};
 use crate::coordinator::*;
 use crate::defaults::{JOIN_GROUP_TIMEOUT_LAPSE_MS, REQUEST_TIMEOUT_MS, RETRY_BACKOFF_MS};
-use crate::ids::IdMap;
+use crate::ids::{IdMap, SequenceMap};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -130,7 +130,7 @@ pub struct World {
     /// The requests not answered yet, by id. A hash map: ids only grow and
     /// answers come in any order, so an ordered map would shift its nodes'
     /// entries at nearly every removal.
-    pub(super) requests: IdMap<RequestId, RequestInfo>,
+    pub(super) requests: SequenceMap<RequestInfo>,
     next_request: RequestId,
     request_counts: IdMap<Requester, u64>,
     pub(super) log: Vec<LogEntry>,
@@ -199,7 +199,7 @@ impl World {
             withdrawn: 0,
             now_ms: 0,
             steps: 0,
-            requests: IdMap::default(),
+            requests: SequenceMap::default(),
             next_request: 0,
             request_counts: IdMap::default(),
             log: Vec::new(),
