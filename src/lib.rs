@@ -45,3 +45,10 @@ pub mod scenario;
 pub mod sim;
 
 pub mod ui;
+
+// The wasm's allocator (Cargo.toml): talc in place of the standard library's
+// dlmalloc, 2.9 KB gzip less of the page and no slower (BENCHMARKS.md, "The
+// allocator: talc").
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
