@@ -56,7 +56,7 @@ pub fn coordinator_event(event: &Event, rule: Option<Rule>) -> String {
             group_instance_id,
             old_member_id,
             member_id,
-        } => format!("group.instance.id={group_instance_id} rejoined with an unknown member id: {old_member_id} is replaced by {member_id}; the old id is fenced."),
+        } => format!("group.instance.id={group_instance_id} rejoined with an unknown member id: {old_member_id} is replaced by {member_id}; a request still sent with the old id is answered FENCED_INSTANCE_ID."),
         Event::MemberFenced {
             member_id,
             group_instance_id,
@@ -288,6 +288,20 @@ pub fn client_action(name: &str, action: &ClientAction) -> String {
         ClientAction::Failed { api, error } => {
             format!("{name} got {error} on {api}: fatal, the consumer stops.")
         }
+        ClientAction::Restoring {
+            partitions,
+            longest_ms,
+        } => format!(
+            "{name} restores the state of {} (up to {longest_ms} ms) before consuming {}: it did not hold {} in the previous generation.",
+            partition_list(partitions),
+            if partitions.len() == 1 { "it" } else { "them" },
+            if partitions.len() == 1 { "it" } else { "them" }
+        ),
+        ClientAction::Restored { partitions, took_ms } => format!(
+            "{name} restored the state of {} in {took_ms} ms and consumes {} now.",
+            partition_list(partitions),
+            if partitions.len() == 1 { "it" } else { "them" }
+        ),
     }
 }
 

@@ -196,10 +196,24 @@ fn sweep_prints_static_and_dynamic_costs_per_restart_duration_and_where_they_cro
     assert_eq!(rows.len(), 3, "{text}");
     assert!(rows[0].ends_with("| static |"), "{}", rows[0]);
     assert!(rows[2].ends_with("| dynamic |"), "{}", rows[2]);
+    // Where the lines between the rows 1000 and 30500 cross, said once.
+    let said: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("Break-even: the curves cross at a restart of about "))
+        .collect();
+    assert_eq!(said.len(), 1, "{text}");
     assert!(
-        text.contains("Break-even: the cheaper mode changes at a restart of 30500 ms."),
-        "{text}"
+        said[0].contains("(between the rows 1000 and 30500): static is cheaper below it"),
+        "{}",
+        said[0]
     );
+    let ms: u64 = said[0]
+        .trim_start_matches("Break-even: the curves cross at a restart of about ")
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .expect("a number of ms");
+    assert!((1000..30500).contains(&ms), "{ms}");
 }
 
 #[test]

@@ -307,7 +307,7 @@ mod cli {
 
     /// The break-even sweep as a Markdown table, then where the winner changes.
     fn sweep_table(path: &str, (from, to): (u64, u64), steps: usize) -> i32 {
-        use groupscope::scenario::sweep::{break_even, crossing, restart_points};
+        use groupscope::scenario::sweep::{break_even, crossings, restart_points};
         let scenario = match load(path) {
             Ok(s) => s,
             Err(e) => {
@@ -338,10 +338,23 @@ mod cli {
             ));
         }
         say("");
-        say(&match crossing(&points) {
-            Some(ms) => format!("Break-even: the cheaper mode changes at a restart of {ms} ms."),
-            None => "No break-even in this range: one mode is cheaper throughout.".to_string(),
-        });
+        let found = crossings(&points);
+        if found.is_empty() {
+            say("No break-even in this range: the curves do not cross.");
+        }
+        for c in &found {
+            let (below, above) = if c.static_cheaper_below {
+                ("static", "dynamic")
+            } else {
+                ("dynamic", "static")
+            };
+            say(&format!(
+                "Break-even: the curves cross at a restart of about {} ms (between the rows {} and {}): {below} is cheaper below it, {above} above.",
+                c.restart_ms.round() as u64,
+                c.below_ms,
+                c.above_ms
+            ));
+        }
         0
     }
 

@@ -10,19 +10,39 @@
 use super::model::{ActionStep, ProcessingSpec, ScenarioFile};
 use super::simulation::world_of;
 use super::ScenarioError;
+use crate::sim::World;
 use std::ops::RangeInclusive;
 
 /// A bound on events per run (far above any preset's needs).
 const MAX_STEPS: u64 = 5_000_000;
 
-/// What one run cost.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What a run cost so far: the figures every summary of a run reads (the
+/// explorer's points, compare mode's strip), computed one way.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Outcome {
     /// Partition-unavailable ms after start-up (restarts and failures only).
     pub unavailable_after_startup_ms: u64,
     pub rebalances: u64,
     pub partition_moves: u64,
     pub all_stopped_ms: u64,
+    /// The part of `unavailable_after_startup_ms` spent restoring state.
+    pub restore_ms: u64,
+}
+
+impl Outcome {
+    /// The figures of `world` as it stands.
+    pub fn of(world: &World) -> Self {
+        let m = world.metrics();
+        Outcome {
+            unavailable_after_startup_ms: m
+                .partition_unavailable_ms
+                .saturating_sub(m.startup_unavailable_ms),
+            rebalances: m.rebalances,
+            partition_moves: m.partition_moves,
+            all_stopped_ms: m.all_stopped_ms,
+            restore_ms: m.restore_ms - m.startup_restore_ms,
+        }
+    }
 }
 
 /// One restart duration, run both ways.
@@ -70,19 +90,100 @@ pub fn break_even(
         .map(|&restart_ms| {
             Ok(SweepPoint {
                 restart_ms,
-                static_members: outcome(&variant(file, restart_ms, true))?,
-                dynamic_members: outcome(&variant(file, restart_ms, false))?,
+                static_members: whole_run(&variant(file, restart_ms, true))?,
+                dynamic_members: whole_run(&variant(file, restart_ms, false))?,
             })
         })
         .collect()
 }
 
-/// The first swept duration at which the winner changes, if it does.
+/// Where the two curves cross: the restart duration at which the cheaper
+/// mode changes, and which mode is cheaper below it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Crossing {
+    /// The restart duration (ms) where the straight lines drawn between the
+    /// two plotted points around the change meet; when the curves are equal
+    /// at a plotted point, that point's duration.
+    pub restart_ms: f64,
+    /// The plotted durations on either side of the change (the bracket a
+    /// finer sweep narrows).
+    pub below_ms: u64,
+    pub above_ms: u64,
+    /// True when static membership is the cheaper one below the crossing.
+    pub static_cheaper_below: bool,
+}
+
+/// Static's cost minus dynamic's at one point (negative: static cheaper).
+fn lead(p: &SweepPoint) -> i64 {
+    p.static_members.unavailable_after_startup_ms as i64
+        - p.dynamic_members.unavailable_after_startup_ms as i64
+}
+
+/// Every place where the cheaper mode changes along `points` (taken in
+/// order of restart duration), each where the polylines through the
+/// points cross. Equal costs at a point are a crossing only if the cheaper
+/// mode differs on its two sides (a touch is not); a run of equal points
+/// between the two sides crosses at its middle.
+pub fn crossings(points: &[SweepPoint]) -> Vec<Crossing> {
+    let mut sorted: Vec<&SweepPoint> = points.iter().collect();
+    sorted.sort_by_key(|p| p.restart_ms);
+    let mut out = Vec::new();
+    // The last point where one mode was strictly cheaper: its index and lead.
+    let mut last: Option<(usize, i64)> = None;
+    for (i, p) in sorted.iter().enumerate() {
+        let d = lead(p);
+        if d == 0 {
+            continue;
+        }
+        if let Some((j, before)) = last {
+            if (before < 0) != (d < 0) {
+                let (a, b) = (sorted[j], *p);
+                let restart_ms = if j + 1 == i {
+                    // Straight lines between a and b meet where the lead is 0.
+                    let t = before as f64 / (before - d) as f64;
+                    a.restart_ms as f64 + t * (b.restart_ms - a.restart_ms) as f64
+                } else {
+                    // Equal at the points between: the middle of them.
+                    (sorted[j + 1].restart_ms + sorted[i - 1].restart_ms) as f64 / 2.0
+                };
+                out.push(Crossing {
+                    restart_ms,
+                    below_ms: a.restart_ms,
+                    above_ms: b.restart_ms,
+                    static_cheaper_below: before < 0,
+                });
+            }
+        }
+        last = Some((i, d));
+    }
+    out
+}
+
+/// The first place where the cheaper mode changes, if it does (ms, rounded).
 pub fn crossing(points: &[SweepPoint]) -> Option<u64> {
-    points
-        .windows(2)
-        .find(|w| w[0].static_wins() != w[1].static_wins())
-        .map(|w| w[1].restart_ms)
+    crossings(points)
+        .first()
+        .map(|c| c.restart_ms.round() as u64)
+}
+
+/// The next restart duration a sweep should run to pin its crossings down:
+/// the middle of the widest bracket around a crossing that is still wider
+/// than `resolution_ms` and holds no plotted point, or `None` when every
+/// crossing is that close (a finer run can find a crossing within a
+/// bracket too: it is refined in turn).
+pub fn refinement(points: &[SweepPoint], resolution_ms: u64) -> Option<u64> {
+    crossings(points)
+        .iter()
+        .map(|c| (c.below_ms, c.above_ms))
+        .filter(|(lo, hi)| hi - lo > resolution_ms.max(1))
+        .filter(|(lo, hi)| {
+            points
+                .iter()
+                .all(|p| p.restart_ms <= *lo || p.restart_ms >= *hi)
+        })
+        .map(|(lo, hi)| (hi - lo, lo + (hi - lo) / 2))
+        .max_by_key(|(width, mid)| (*width, std::cmp::Reverse(*mid)))
+        .map(|(_, mid)| mid)
 }
 
 /// `file` with every consumer static (instance id = its name, unless it has
@@ -169,20 +270,17 @@ fn stretch_restarts(actions: &mut [ActionStep], restart_ms: u64) {
     }
 }
 
-fn outcome(file: &ScenarioFile) -> Result<Outcome, ScenarioError> {
+/// What `file` costs run to its end (its `end` action, or until nothing
+/// is left to do): a point of the explorer, and the whole-story figures of
+/// compare mode's strip.
+pub fn whole_run(file: &ScenarioFile) -> Result<Outcome, ScenarioError> {
     let mut world = world_of(file, file.seed)?;
     world.set_logging(false);
     let mut steps = 0;
     while steps < MAX_STEPS && world.step() {
         steps += 1;
     }
-    let m = world.metrics();
-    Ok(Outcome {
-        unavailable_after_startup_ms: m.partition_unavailable_ms - m.startup_unavailable_ms,
-        rebalances: m.rebalances,
-        partition_moves: m.partition_moves,
-        all_stopped_ms: m.all_stopped_ms,
-    })
+    Ok(Outcome::of(&world))
 }
 
 #[cfg(test)]
@@ -280,9 +378,98 @@ mod tests {
         let points = break_even(&file, &[500, 60_000]).unwrap();
         assert!(points[0].static_wins(), "{:?}", points[0]);
         assert!(!points[1].static_wins(), "{:?}", points[1]);
-        assert_eq!(crossing(&points), Some(60_000));
+        let c = crossings(&points);
+        assert_eq!(c.len(), 1, "{c:?}");
+        assert!(c[0].static_cheaper_below);
+        assert!(
+            c[0].restart_ms > 500.0 && c[0].restart_ms < 60_000.0,
+            "{c:?}"
+        );
         // Static members never rebalance after forming; dynamic ones twice a restart.
         assert_eq!(points[1].static_members.rebalances, 1);
         assert_eq!(points[1].dynamic_members.rebalances, 5);
+    }
+
+    /// A point whose static and dynamic costs are the given ms.
+    fn at(restart_ms: u64, static_ms: u64, dynamic_ms: u64) -> SweepPoint {
+        let cost = |ms| Outcome {
+            unavailable_after_startup_ms: ms,
+            rebalances: 0,
+            partition_moves: 0,
+            all_stopped_ms: 0,
+            restore_ms: 0,
+        };
+        SweepPoint {
+            restart_ms,
+            static_members: cost(static_ms),
+            dynamic_members: cost(dynamic_ms),
+        }
+    }
+
+    #[test]
+    fn two_crossings_are_both_found_where_the_lines_between_the_points_meet() {
+        // Static 1 s cheaper at 0, 3 s dearer at 4 s, 2 s cheaper at 10 s:
+        // the lines meet a quarter of the way to 4 s, then 3/5 of the way
+        // from 4 s to 10 s. Out of order on purpose.
+        let points = [
+            at(10_000, 8_000, 10_000),
+            at(0, 1_000, 2_000),
+            at(4_000, 9_000, 6_000),
+        ];
+        let c = crossings(&points);
+        assert_eq!(c.len(), 2, "{c:?}");
+        assert!((c[0].restart_ms - 1_000.0).abs() < 1e-6, "{c:?}");
+        assert!(c[0].static_cheaper_below);
+        assert_eq!((c[0].below_ms, c[0].above_ms), (0, 4_000));
+        assert!((c[1].restart_ms - 7_600.0).abs() < 1e-6, "{c:?}");
+        assert!(!c[1].static_cheaper_below);
+        assert_eq!(crossing(&points), Some(1_000));
+        // Refining narrows the wider bracket first: 4 s..10 s, at 7 s.
+        assert_eq!(refinement(&points, 500), Some(7_000));
+        assert_eq!(refinement(&points, 10_000), None);
+    }
+
+    #[test]
+    fn equal_costs_cross_only_when_the_cheaper_mode_changes() {
+        // A touch: equal at 2 s, static cheaper on both sides.
+        let touch = [at(0, 1, 5), at(2_000, 5, 5), at(4_000, 1, 5)];
+        assert!(crossings(&touch).is_empty());
+        // Through a run of equal points: crossing at their middle.
+        let through = [
+            at(0, 1, 5),
+            at(2_000, 5, 5),
+            at(3_000, 7, 7),
+            at(6_000, 9, 5),
+        ];
+        let c = crossings(&through);
+        assert_eq!(c.len(), 1);
+        assert!((c[0].restart_ms - 2_500.0).abs() < 1e-6, "{c:?}");
+        // Nothing to refine in a bracket that already holds points.
+        assert_eq!(refinement(&through, 10), None);
+        // One mode cheaper throughout: none.
+        assert!(crossings(&[at(0, 1, 2), at(1_000, 1, 3)]).is_empty());
+        assert_eq!(crossing(&[]), None);
+    }
+
+    #[test]
+    fn refining_a_preset_pins_its_crossing_between_two_close_points_that_straddle_it() {
+        let file = preset("slow-restart-static").unwrap();
+        let mut points = break_even(&file, &[1_000, 30_000]).unwrap();
+        let mut runs = 0;
+        while let Some(ms) = refinement(&points, 250) {
+            points.extend(break_even(&file, &[ms]).unwrap());
+            runs += 1;
+            assert!(runs < 40, "refinement must end");
+        }
+        let c = crossings(&points);
+        assert!(!c.is_empty());
+        for x in &c {
+            assert!(x.above_ms - x.below_ms <= 250, "{x:?}");
+            let (lo, hi) = (
+                points.iter().find(|p| p.restart_ms == x.below_ms).unwrap(),
+                points.iter().find(|p| p.restart_ms == x.above_ms).unwrap(),
+            );
+            assert_ne!(lo.static_wins(), hi.static_wins(), "{x:?}");
+        }
     }
 }

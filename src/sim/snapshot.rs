@@ -15,8 +15,17 @@ pub struct InstanceRow {
     pub instance_id: String,
     pub member_id: String,
     pub consumer: Option<String>,
-    /// Earlier member ids of this instance, oldest first (each fenced when replaced).
-    pub history: Vec<String>,
+    /// Earlier member ids of this instance, oldest first.
+    pub history: Vec<EarlierMemberId>,
+}
+
+/// A member id an instance had before its current one: replaced (a new
+/// process joined under the instance id), and fenced only once a request
+/// sent with it was refused with FENCED_INSTANCE_ID.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EarlierMemberId {
+    pub member_id: String,
+    pub fenced: bool,
 }
 
 /// One consumer card.
@@ -142,6 +151,16 @@ impl World {
         }
     }
 
+    /// `ids` (an instance's earlier member ids) as the map shows them.
+    fn earlier_ids(&self, ids: &[crate::coordinator::MemberId]) -> Vec<EarlierMemberId> {
+        ids.iter()
+            .map(|m| EarlierMemberId {
+                member_id: m.to_string(),
+                fenced: self.fenced_member_ids.contains(m),
+            })
+            .collect()
+    }
+
     fn instance_rows(&self) -> Vec<InstanceRow> {
         let Some(g) = self.coordinator.group() else {
             return Vec::new();
@@ -156,7 +175,7 @@ impl World {
                 history: self
                     .instance_history
                     .get(iid)
-                    .map(|h| h.iter().map(|m| m.to_string()).collect())
+                    .map(|h| self.earlier_ids(h))
                     .unwrap_or_default(),
             })
             .collect();
@@ -167,7 +186,7 @@ impl World {
                     instance_id: iid.to_string(),
                     member_id: String::new(),
                     consumer: h.last().and_then(|m| self.name_of(m.as_str())),
-                    history: h.iter().map(|m| m.to_string()).collect(),
+                    history: self.earlier_ids(h),
                 });
             }
         }

@@ -2,12 +2,17 @@
 //! chart (`data-testid="break-even"`) of what restarts cost static and
 //! dynamic members over restart duration, computed by the real simulator
 //! in the browser ([`crate::scenario::sweep`]), one duration per frame so
-//! the page never freezes, with the progress shown. A `Processing per
-//! batch` select re-runs the sweep with every consumer's batch time set
-//! (the second parameter: [`with_processing`]).
+//! the page never freezes, with the progress shown: first an even grid
+//! with the scenario's own restart among it, then runs that narrow each
+//! crossing ([`next_duration`]). The sentence under the chart names each
+//! crossing (`data-testid="break-even-point"`, `data-ms`) from the same
+//! points the chart plots. A `Processing per batch` select re-runs the
+//! sweep with every consumer's batch time set (the second parameter:
+//! [`with_processing`]).
 
 use super::break_even_chart::{
-    chart, durations, summary, Chart, BOTTOM, HEIGHT, LEFT, MAX_WIDTH, RIGHT, TOP,
+    chart, durations, insert_points, next_duration, summary, Chart, Piece, BOTTOM, HEIGHT, LEFT,
+    MAX_WIDTH, RIGHT, TOP,
 };
 use super::element_width::use_element_width;
 use super::format::{fixed, num};
@@ -99,6 +104,9 @@ pub fn BreakEven(props: &BreakEvenProps) -> Html {
     let points = use_state(Vec::<SweepPoint>::new);
     let error = use_state(|| None::<String>);
     let all = Rc::new(durations(&scenario));
+    let next = (*open && error.is_none())
+        .then(|| next_duration(&scenario, &points))
+        .flatten();
     {
         let open = open.clone();
         use_effect_with(props.open, move |&asked| {
@@ -110,17 +118,13 @@ pub fn BreakEven(props: &BreakEvenProps) -> Html {
     use_restart_on_new_scenario(scenario.clone(), points.clone(), error.clone());
     // One duration per frame while open and not done.
     {
-        let (points, error, scenario, all) =
-            (points.clone(), error.clone(), scenario.clone(), all.clone());
-        let next = (*open && error.is_none())
-            .then(|| all.get(points.len()).copied())
-            .flatten();
+        let (points, error, scenario) = (points.clone(), error.clone(), scenario.clone());
         use_effect_with((next, scenario.clone()), move |_| {
             let timer = next.map(|ms| {
                 Timeout::new(0, move || match break_even(&scenario, &[ms]) {
-                    Ok(mut more) => {
+                    Ok(more) => {
                         let mut done = (*points).clone();
-                        done.append(&mut more);
+                        insert_points(&mut done, more);
                         points.set(done);
                     }
                     Err(e) => error.set(Some(e.to_string())),
@@ -145,36 +149,62 @@ pub fn BreakEven(props: &BreakEvenProps) -> Html {
                 { "Break-even explorer" }
             </button>
             if *open {
-                { body(&choice, error.as_deref(), &drawn, &points, all.len()) }
+                { body(&choice, error.as_deref(), &drawn, &points, (all.len(), next.is_none())) }
             }
         </section>
     }
 }
 
-/// The open explorer: the processing select, any error, the chart and
-/// the progress or the summary.
+/// The open explorer: the processing select, any error, the chart, its
+/// key, and the progress or the summary. `(grid, done)`: how many evenly
+/// spread durations there are, and whether the runs are over.
 fn body(
     choice: &UseStateHandle<&'static str>,
     error: Option<&str>,
     drawn: &Chart,
     points: &[SweepPoint],
-    total: usize,
+    (grid, done): (usize, bool),
 ) -> Html {
+    let status = if done {
+        html! { <span data-testid="break-even-summary">{ for summary(points).into_iter().map(piece) }</span> }
+    } else if points.len() < grid {
+        html! { { format!("Running the simulator: {} of {} restart durations…", points.len(), grid) } }
+    } else {
+        html! { { format!("Narrowing where the curves cross: {} runs so far…", points.len()) } }
+    };
     html! {
         <div class="be-body">
             { processing_select(choice) }
             if let Some(e) = error {
                 <p class="field-error">{ e.to_string() }</p>
             }
+            { key() }
             { plot(drawn) }
-            <p class="be-status" aria-live="polite">
-                { if points.len() < total {
-                    format!("Running the simulator: {} of {} restart durations…", points.len(), total)
-                } else {
-                    summary(points)
-                } }
-            </p>
+            <p class="be-status" aria-live="polite" aria-busy={(!done).to_string()}>{ status }</p>
         </div>
+    }
+}
+
+/// One piece of the summary: a crossing is a `break-even-point`.
+fn piece(p: Piece) -> Html {
+    match p {
+        Piece::Text(t) => html! { { t } },
+        Piece::Crossing(ms, t) => html! {
+            <strong class="be-point" data-testid="break-even-point" data-ms={ms.to_string()}>{ t }</strong>
+        },
+    }
+}
+
+/// The chart's key, in the page's text (it wraps on a phone).
+fn key() -> Html {
+    html! {
+        <ul class="be-key" aria-label="Key">
+            <li><span class="be-swatch be-swatch-static" aria-hidden="true"></span>{ "static members" }</li>
+            <li><span class="be-swatch be-swatch-dynamic" aria-hidden="true"></span>{ "dynamic members" }</li>
+            <li><span class="be-swatch be-swatch-crossing" aria-hidden="true"></span>{ "break-even (the curves cross)" }</li>
+            <li><span class="be-swatch be-swatch-current" aria-hidden="true"></span>{ "this scenario's restart" }</li>
+            <li><span class="be-swatch be-swatch-cliff" aria-hidden="true"></span>{ "session timeout" }</li>
+        </ul>
     }
 }
 
@@ -197,37 +227,35 @@ fn plot(c: &Chart) -> Html {
                     <text class="be-tick" x={num(LEFT - 5.0)} y={fixed(*y + 4.0, 1)} text-anchor="end">{ label.clone() }</text>
                 </g>
             }) }
-            // Each marker's label on its own line, so close markers do not
-            // write over each other.
+            // The markers are told apart by colour and dash, named in the
+            // key above the chart, so close ones cannot write over each other.
             if let Some(x) = c.session_x {
-                { marker_line(x, 0, width, "be-cliff", "session timeout") }
+                { marker_line(x, "be-cliff", "session timeout") }
             }
             if let Some(x) = c.current_x {
-                { marker_line(x, 1, width, "be-current", "this scenario") }
+                { marker_line(x, "be-current", "this scenario's restart") }
             }
-            if let Some((x, _)) = c.crossing {
-                { marker_line(x, 2, width, "be-crossing", "break-even") }
-            }
+            { for c.crossings.iter().map(|(x, _, _)| marker_line(*x, "be-crossing", "break-even")) }
             { series("static", &c.static_line, &c.static_dots) }
             { series("dynamic", &c.dynamic_line, &c.dynamic_dots) }
+            { for c.crossings.iter().map(|(x, y, ms)| html! {
+                <circle class="be-crossing-dot" cx={fixed(*x, 1)} cy={fixed(*y, 1)} r="5">
+                    <title>{ format!("break-even: the curves cross at a restart of {ms} ms") }</title>
+                </circle>
+            }) }
             <text class="be-axis" x={num(width / 2.0)} y={num(HEIGHT - 1.0)} text-anchor="middle">{ "restart duration" }</text>
+            <text class="be-axis" x={num(LEFT)} y={num(TOP - 4.0)} text-anchor="start">{ "partition-unavailable time after start-up" }</text>
         </svg>
     }
 }
 
-/// A dashed vertical marker with its label on line `row` (0, 1, 2) at the
-/// top; a label that would run past the right edge goes left of the line.
-fn marker_line(x: f64, row: u8, width: f64, class: &'static str, label: &'static str) -> Html {
-    let y = TOP + 10.0 + 11.0 * f64::from(row);
-    let (label_x, anchor) = if x + 3.0 + label.len() as f64 * 5.0 > width {
-        (x - 3.0, "end")
-    } else {
-        (x + 3.0, "start")
-    };
+/// A dashed vertical marker, named in its tooltip and the key.
+fn marker_line(x: f64, class: &'static str, label: &'static str) -> Html {
     html! {
         <g class={class}>
-            <line x1={fixed(x, 1)} x2={fixed(x, 1)} y1={num(TOP)} y2={num(HEIGHT - BOTTOM)} />
-            <text x={fixed(label_x, 1)} y={num(y)} text-anchor={anchor}>{ label }</text>
+            <line x1={fixed(x, 1)} x2={fixed(x, 1)} y1={num(TOP)} y2={num(HEIGHT - BOTTOM)}>
+                <title>{ label }</title>
+            </line>
         </g>
     }
 }
@@ -237,7 +265,8 @@ fn series(name: &'static str, line: &str, dots: &[(f64, f64, u64, u64)]) -> Html
         <g class={classes!("be-series", format!("be-{name}"))} data-series={name}>
             <polyline points={line.to_string()} />
             { for dots.iter().map(|(x, y, restart, cost)| html! {
-                <circle cx={fixed(*x, 1)} cy={fixed(*y, 1)} r="3">
+                <circle cx={fixed(*x, 1)} cy={fixed(*y, 1)} r="3"
+                        data-restart-ms={restart.to_string()} data-cost-ms={cost.to_string()}>
                     <title>{ format!("{name}: restart {} ms → {} ms unavailable after start-up", restart, cost) }</title>
                 </circle>
             }) }

@@ -20,7 +20,7 @@ use crate::assignor::{AssignorKind, MemberOrdering};
 pub use crate::export::share::CompareMode;
 use crate::scenario::model::{ActionStep, ProcessingRange, ProcessingSpec};
 use crate::scenario::simulation::world_of;
-use crate::scenario::sweep::with_membership;
+use crate::scenario::sweep::{whole_run, with_membership, Outcome};
 use crate::scenario::{ScenarioError, ScenarioFile};
 use crate::sim::World;
 use std::collections::BTreeSet;
@@ -44,17 +44,22 @@ pub struct Pane {
     /// The user's actions this pane could not mirror, and why (a consumer
     /// it does not have).
     pub notes: Vec<String>,
+    /// What its scenario costs run to the end ([`whole_run`]): the strip's
+    /// whole-story figures, the same the break-even explorer plots.
+    pub whole: Outcome,
 }
 
 impl Pane {
     fn new(label: &'static str, scenario: ScenarioFile) -> Result<Self, ScenarioError> {
         let world = world_of(&scenario, scenario.seed)?;
+        let whole = whole_run(&scenario)?;
         let mut pane = Pane {
             label,
             scenario,
             world,
             samples: Vec::new(),
             notes: Vec::new(),
+            whole,
         };
         pane.sample();
         Ok(pane)
@@ -75,9 +80,11 @@ impl Pane {
     /// Runs to `now_ms` (rebuilding from the start if that is in the past).
     fn follow(&mut self, now_ms: u64) {
         if now_ms < self.world.now_ms() {
-            if let Ok(fresh) = Pane::new(self.label, self.scenario.clone()) {
-                let notes = std::mem::take(&mut self.notes);
-                *self = Pane { notes, ..fresh };
+            // The same scenario from its start: only the clock goes back.
+            if let Ok(world) = world_of(&self.scenario, self.scenario.seed) {
+                self.world = world;
+                self.samples.clear();
+                self.sample();
             }
         }
         let mut n = 0;
@@ -127,29 +134,6 @@ pub fn consumed(world: &World) -> u32 {
 /// Partitions in the world's topics.
 pub fn total_partitions(world: &World) -> u32 {
     world.topics().values().sum()
-}
-
-/// What the diff strip shows for one pane.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Diff {
-    pub rebalances: u64,
-    pub partition_moves: u64,
-    pub unavailable_after_startup_ms: u64,
-    pub all_stopped_ms: u64,
-}
-
-impl Diff {
-    pub fn of(world: &World) -> Self {
-        let m = world.metrics();
-        Diff {
-            rebalances: m.rebalances,
-            partition_moves: m.partition_moves,
-            unavailable_after_startup_ms: m
-                .partition_unavailable_ms
-                .saturating_sub(m.startup_unavailable_ms),
-            all_stopped_ms: m.all_stopped_ms,
-        }
-    }
 }
 
 /// The two panes, in the order of [`labels`].
@@ -520,6 +504,47 @@ mod tests {
         assert!(c.panes[1].world.metrics().rebalances > 1);
     }
 
+    /// Every preset with restarts: the strip's whole-story figures are the
+    /// explorer's point at the scenario's own restart duration, and once
+    /// the main view has run to the end, the figures so far are the same.
+    #[test]
+    fn the_strip_and_the_explorer_give_one_number_for_one_run() {
+        use crate::scenario::sweep::break_even;
+        use crate::ui::break_even_chart::{current_restart_ms, durations};
+        for id in crate::scenario::presets::ids() {
+            let file = preset(id).unwrap();
+            let Some(own) = current_restart_ms(&file) else {
+                continue;
+            };
+            let c = Compare::new(CompareMode::StaticVsDynamic, &file, 0).unwrap();
+            assert!(
+                durations(&file).contains(&own),
+                "{id}: the explorer runs {own} ms"
+            );
+            let point = break_even(&file, &[own]).unwrap()[0];
+            assert_eq!(c.panes[0].whole, point.static_members, "{id}: static");
+            assert_eq!(c.panes[1].whole, point.dynamic_members, "{id}: dynamic");
+
+            let mut s = AppState::new(Some(id));
+            s.update(Msg::ToggleCompare);
+            let mut n = 0;
+            while !s.world.has_ended() && n < 2_000 {
+                s.update(Msg::NextState);
+                n += 1;
+            }
+            assert!(s.world.has_ended(), "{id}: the story ends");
+            let c = s.compare.as_ref().unwrap();
+            for p in &c.panes {
+                assert_eq!(
+                    Outcome::of(&p.world),
+                    p.whole,
+                    "{id}: {} at the end",
+                    p.label
+                );
+            }
+        }
+    }
+
     #[test]
     fn after_step_back_the_panes_show_the_earlier_time() {
         let mut s = AppState::new(Some("kip345-restart"));
@@ -681,7 +706,10 @@ mod tests {
         );
         s.update(Msg::SeekMs(200_000));
         let c = s.compare.as_ref().unwrap();
-        let (eager, coop) = (Diff::of(&c.panes[0].world), Diff::of(&c.panes[1].world));
+        let (eager, coop) = (
+            Outcome::of(&c.panes[0].world),
+            Outcome::of(&c.panes[1].world),
+        );
         assert!(coop.rebalances > eager.rebalances, "{eager:?} {coop:?}");
         assert!(
             eager.all_stopped_ms > coop.all_stopped_ms,

@@ -11,6 +11,7 @@ use super::compare::{choice, mode_of, pane_title, step_points, CompareMode, MODE
 use super::format::{fixed, format_seconds, format_virtual_time, num};
 use super::readouts::{rebalance_cost, state_and_generation};
 use super::state::Msg;
+use crate::scenario::sweep::Outcome;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -109,19 +110,54 @@ fn readouts(snap: &crate::sim::Snapshot) -> Html {
     }
 }
 
+/// A figure of the strip: `data-figure`, its row's name, its value, and
+/// whether it is a time (ms) or a count.
+type Figure = (&'static str, &'static str, fn(&Outcome) -> u64, bool);
+
+const FIGURES: [Figure; 5] = [
+    ("rebalances", "Rebalances", |o| o.rebalances, false),
+    (
+        "partition_moves",
+        "Partitions moved",
+        |o| o.partition_moves,
+        false,
+    ),
+    (
+        "unavailable_after_startup",
+        "Unavailable after start-up",
+        |o| o.unavailable_after_startup_ms,
+        true,
+    ),
+    ("restore", "of it, restoring state", |o| o.restore_ms, true),
+    (
+        "all_stopped",
+        "Whole group stopped",
+        |o| o.all_stopped_ms,
+        true,
+    ),
+];
+
+/// The strip (`compare-strip`): per figure and pane the value so far
+/// (`compare-figure`, what the panes show now) and, while the story has
+/// more to run, the whole story's (`compare-figure-whole`, the same run
+/// the break-even explorer plots at this scenario's restart).
 fn diff_strip(v: &CompareViews) -> Html {
-    let row = |name: &'static str, f: &dyn Fn(&super::compare::Diff) -> String| {
-        html! {
-            <tr>
-                <th scope="row">{ name }</th>
-                { for v.panes.iter().enumerate().map(|(i, p)| html! {
-                    <td class={classes!("num", side_class(i))} data-label={p.label}>{ f(&p.diff) }</td>
-                }) }
-            </tr>
+    let over = v.panes.iter().all(|p| p.diff == p.whole);
+    let restores = v.panes.iter().any(|p| p.whole.restore_ms > 0);
+    let show = |ms: bool, value: u64| {
+        if ms {
+            format_seconds(value)
+        } else {
+            value.to_string()
         }
     };
     html! {
-        <table class="compare-diff" aria-label={format!("{} so far", choice(v.mode).0)}>
+        <table class="compare-diff" data-testid="compare-strip"
+               aria-label={format!("{} so far", choice(v.mode).0)}>
+            <caption class="compare-caption">
+                { if over { "Every figure is final: nothing later in the story changes it." }
+                  else { "So far, and after \u{201c}of\u{201d} what the whole story costs run to its end." } }
+            </caption>
             <thead>
                 <tr>
                     <th scope="col">{ format!("at {}", format_virtual_time(v.now_ms)) }</th>
@@ -129,10 +165,30 @@ fn diff_strip(v: &CompareViews) -> Html {
                 </tr>
             </thead>
             <tbody>
-                { row("Rebalances", &|d| d.rebalances.to_string()) }
-                { row("Partitions moved", &|d| d.partition_moves.to_string()) }
-                { row("Unavailable after start-up", &|d| format_seconds(d.unavailable_after_startup_ms)) }
-                { row("Whole group stopped", &|d| format_seconds(d.all_stopped_ms)) }
+                // The restore row only where a pane restores anything.
+                { for FIGURES.iter().filter(|f| f.0 != "restore" || restores).map(|(figure, name, pick, ms)| html! {
+                    <tr data-figure={*figure}>
+                        <th scope="row">{ *name }</th>
+                        { for v.panes.iter().enumerate().map(|(i, p)| {
+                            let (now, whole) = (pick(&p.diff), pick(&p.whole));
+                            html! {
+                                <td class={classes!("num", side_class(i))} data-label={p.label}>
+                                    <span data-testid="compare-figure" data-figure={*figure}
+                                          data-label={p.label} data-value={now.to_string()}>
+                                        { show(*ms, now) }
+                                    </span>
+                                    if !over {
+                                        <span class="whole" data-testid="compare-figure-whole" data-figure={*figure}
+                                              data-label={p.label} data-value={whole.to_string()}
+                                              title="what the whole story costs, run to its end">
+                                            { format!("of {}", show(*ms, whole)) }
+                                        </span>
+                                    }
+                                </td>
+                            }
+                        }) }
+                    </tr>
+                }) }
             </tbody>
         </table>
     }

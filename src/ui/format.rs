@@ -17,6 +17,23 @@ pub fn format_seconds(ms: u64) -> String {
     format!("{}.{} s", ms / 1000, (ms % 1000) / 100)
 }
 
+/// `parts` (ms) rounded to tenths of a second so that, shown with
+/// [`format_seconds`], they add up to their sum shown the same way: each is
+/// cut to its tenth, and the tenths the cuts lost go to the parts that lost
+/// the most (ties to the earlier part). A table of parts under a total
+/// then reads as a sum.
+pub fn tenths_adding_up(parts: &[u64]) -> Vec<u64> {
+    let total: u64 = parts.iter().sum();
+    let mut shown: Vec<u64> = parts.iter().map(|p| p / 100 * 100).collect();
+    let missing = (total / 100 * 100 - shown.iter().sum::<u64>()) / 100;
+    let mut by_loss: Vec<usize> = (0..parts.len()).collect();
+    by_loss.sort_by_key(|&i| (std::cmp::Reverse(parts[i] % 100), i));
+    for &i in by_loss.iter().take(missing as usize) {
+        shown[i] += 100;
+    }
+    shown
+}
+
 /// `text.to_lowercase()`. In the browser, text that is not ASCII goes
 /// through JavaScript's `toLowerCase`, Unicode's same full mapping (final
 /// sigma included), so the wasm carries none of the standard library's case
@@ -162,6 +179,7 @@ pub fn shown_transition(
 /// A short title for a preset, shown in the `Scenario` select.
 pub fn preset_title(id: &str) -> &'static str {
     match id {
+        "stateful-restart" => "Stateful restart: static keeps its state (KIP-345)",
         "kip345-restart" => "Static restart, no rebalance (KIP-345)",
         "rolling-restart-static" => "Rolling restart, static members",
         "rolling-restart-dynamic" => "Rolling restart, dynamic members",
@@ -302,6 +320,20 @@ pub fn fraction_left(now_ms: u64, armed_at_ms: u64, deadline_ms: u64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tenths_shown_add_up_to_the_total_shown() {
+        // 3 × 33.35 s = 100.05 s: cut, they read 33.3 × 3 = 99.9 s.
+        let parts = [33_350, 33_350, 33_350];
+        let shown = tenths_adding_up(&parts);
+        assert_eq!(shown.iter().sum::<u64>(), 100_000);
+        assert_eq!(shown, [33_400, 33_300, 33_300]);
+        // Nothing to add when the cuts lose less than a tenth in all.
+        assert_eq!(tenths_adding_up(&[1_050, 2_020]), [1_000, 2_000]);
+        assert_eq!(tenths_adding_up(&[1_090, 2_020]), [1_100, 2_000]);
+        assert!(tenths_adding_up(&[]).is_empty());
+        assert_eq!(tenths_adding_up(&[99]), [0]);
+    }
 
     #[test]
     fn fixed_writes_what_core_writes_for_the_views_figures() {

@@ -1,8 +1,9 @@
 //! The static member map `group.instance.id → member.id` as the coordinator
 //! keeps it (`data-testid="instance-map"`), one row per instance with its
-//! earlier member ids struck through and marked FENCED (a request with one of
-//! them gets `FENCED_INSTANCE_ID`), and below it the pending dynamic members
-//! of KIP-394 (told `MEMBER_ID_REQUIRED`, not members yet).
+//! earlier member ids struck through: "replaced" (a new process joined
+//! under the instance id), and FENCED only once a request sent with one was
+//! refused with `FENCED_INSTANCE_ID` (spec §4 r3, r5); below it the pending
+//! dynamic members of KIP-394 (told `MEMBER_ID_REQUIRED`, not members yet).
 
 use super::consumers::consumer_classes;
 use super::format::short_member_id;
@@ -54,7 +55,7 @@ pub fn InstanceMap(props: &InstanceMapProps) -> Html {
 }
 
 /// One instance id: the consumer that uses it, its member id now (or
-/// "removed"), and its earlier member ids, each marked FENCED.
+/// "removed"), and its earlier member ids, each marked replaced or FENCED.
 fn instance_row(snap: &Snapshot, row: &InstanceRow) -> Html {
     let removed = row.member_id.is_empty();
     let colour = row
@@ -87,11 +88,19 @@ fn instance_row(snap: &Snapshot, row: &InstanceRow) -> Html {
                 if row.history.is_empty() {
                     <span class="muted">{ "—" }</span>
                 }
-                { for row.history.iter().rev().map(|old| html! {
-                    <span class="old-id" title={format!("{old}: replaced, so a request with it gets FENCED_INSTANCE_ID")}>
-                        <s><code class="member-id">{ short_member_id(old) }</code></s>
-                        <span class="fenced-tag">{ "FENCED" }</span>
-                    </span>
+                { for row.history.iter().rev().map(|old| {
+                    let id = &old.member_id;
+                    let (title, tag, class) = if old.fenced {
+                        (format!("{id}: a request sent with it was refused with FENCED_INSTANCE_ID"), "FENCED", "fenced-tag")
+                    } else {
+                        (format!("{id}: replaced by a new process with this group.instance.id; a request sent with it would get FENCED_INSTANCE_ID"), "replaced", "replaced-tag")
+                    };
+                    html! {
+                        <span class="old-id" data-fenced={old.fenced.to_string()} {title}>
+                            <s><code class="member-id">{ short_member_id(id) }</code></s>
+                            <span class={class}>{ tag }</span>
+                        </span>
+                    }
                 }) }
             </td>
         </tr>

@@ -99,7 +99,7 @@ pub const STAGES: [Stage; 8] = [
                comes back within its session with an empty member id, the coordinator replaces it under \
                its instance id — a new member.id, the same generation, the same two partitions. \
                Outlined: the Static members table — app-11 and app-10 already carry new member ids \
-               (the old ones listed as fenced), and the generation is still 1.",
+               (the old ones listed as replaced), and the generation is still 1.",
         preset: "rolling-restart-static",
         at_ms: 85_000,
         compare: false,

@@ -114,7 +114,7 @@ impl Narrator<'_> {
                 let old = self.world.name_of(old_member_id.as_str())?;
                 let new = self.static_name(member_id, group_instance_id);
                 (old != new).then(|| format!(
-                    "{new} takes group.instance.id={group_instance_id} as {}: the coordinator cannot tell it from a restart, so {old}'s member id {} is fenced and {old} will get FENCED_INSTANCE_ID.",
+                    "{new} takes group.instance.id={group_instance_id} as {}: the coordinator cannot tell it from a restart, so {old}'s member id {} is replaced and {old}'s next request will get FENCED_INSTANCE_ID.",
                     short_member_id(member_id.as_str()),
                     short_member_id(old_member_id.as_str())
                 ))
@@ -150,7 +150,7 @@ impl Narrator<'_> {
         });
         self.events().find_map(|e| match e {
             Event::MemberReplaced { group_instance_id, old_member_id, member_id } if !kept => Some(format!(
-                "group.instance.id={group_instance_id} now belongs to {} ({}): the old member id {} is fenced, so two processes never share one identity.",
+                "group.instance.id={group_instance_id} now belongs to {} ({}): the old member id {} is replaced (a request still sent with it would be fenced), so two processes never share one identity.",
                 short_member_id(member_id.as_str()),
                 self.static_name(member_id, group_instance_id),
                 short_member_id(old_member_id.as_str())

@@ -155,11 +155,15 @@ fn full_page(page: &PageViews, on_msg: &Callback<Msg>, store: &Store) -> Html {
                                    JoinGroup on." }
                             </p>
                         }
-                        if !chrome.protocol {
-                            <BreakEven scenario={Rc::clone(&chrome.scenario)} open={chrome.lesson.is_some_and(|l| l.stage().break_even)} />
-                        }
                     </Panel>
                 </div>
+                // Full width: the explorer's curves need the room.
+                if !chrome.protocol {
+                    <Panel title="Static or dynamic: where they cross" hint="the same scenario over restart duration"
+                           class="panel-break-even">
+                        <BreakEven scenario={Rc::clone(&chrome.scenario)} open={chrome.lesson.is_some_and(|l| l.stage().break_even)} />
+                    </Panel>
+                }
             </main>
         </div>
     }

@@ -5,10 +5,11 @@
 //! them), so a panel whose view did not change is not rebuilt.
 
 use crate::coordinator::GroupState;
+use crate::scenario::sweep::Outcome;
 use crate::scenario::ScenarioFile;
 use crate::sim::snapshot::MessageView;
 use crate::sim::Snapshot;
-use crate::ui::compare::{total_partitions, Diff};
+use crate::ui::compare::total_partitions;
 use crate::ui::event_log::{recent_log_views, LogView};
 use crate::ui::lesson::LessonStep;
 use crate::ui::state::{AppState, FieldError, PartitionsForm, SettingsForm};
@@ -105,7 +106,9 @@ pub struct PaneView {
     /// The user's actions the pane could not mirror, and why.
     pub notes: Rc<Vec<String>>,
     pub snap: Rc<Snapshot>,
-    pub diff: Diff,
+    pub diff: Outcome,
+    /// What the pane's story costs run to its end.
+    pub whole: Outcome,
     /// `(virtual ms, partitions being consumed)`.
     pub samples: Rc<Vec<(u64, u32)>>,
 }
@@ -132,7 +135,8 @@ impl CompareViews {
                 .map(|p| PaneView {
                     label: p.label,
                     snap: Rc::new(p.world.snapshot()),
-                    diff: Diff::of(&p.world),
+                    diff: Outcome::of(&p.world),
+                    whole: p.whole,
                     samples: Rc::new(p.samples.clone()),
                     notes: Rc::new(p.notes.clone()),
                 })

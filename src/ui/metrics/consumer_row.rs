@@ -1,5 +1,5 @@
 //! One consumer's row of the metrics table: partitions gained, lost, and the
-//! time its partitions sat unconsumed.
+//! time its partitions sat unconsumed after start-up.
 
 use crate::sim::metrics::ConsumerMetrics;
 use crate::ui::format::format_seconds;
@@ -13,6 +13,9 @@ pub struct ConsumerRowProps {
     /// The consumer's index (its colour); `None` for one no longer listed.
     pub index: Option<usize>,
     pub metrics: ConsumerMetrics,
+    /// Its unavailable time after start-up as shown (rounded so the rows
+    /// add up: `tenths_adding_up`).
+    pub shown_ms: u64,
 }
 
 /// One consumer's row; a component, so unchanged rows are not rebuilt.
@@ -32,7 +35,10 @@ pub fn ConsumerRow(props: &ConsumerRowProps) -> Html {
             <th scope="row"><span class={chip}>{ props.name.clone() }</span></th>
             <td class="num">{ m.partitions_gained }</td>
             <td class="num">{ m.partitions_lost }</td>
-            <td class="num">{ format_seconds(m.unavailable_ms) }</td>
+            <td class="num" data-ms={m.unavailable_after_startup_ms.to_string()}
+                title={format!("{} in all, start-up included", format_seconds(m.unavailable_ms))}>
+                { format_seconds(props.shown_ms) }
+            </td>
         </tr>
     }
 }

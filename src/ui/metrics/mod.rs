@@ -5,8 +5,9 @@
 //! membership (forming the group costs the same in both, so it is shown
 //! apart). Then the totals (rebalances, partitions moved, the whole-group
 //! stop time, fenced consumers) and a table per consumer (partitions gained,
-//! lost, and the time its partitions sat unconsumed) whose rows, with the
-//! "no owner" row, add up to the total. Static membership trades rebalances
+//! lost, and the time its partitions sat unconsumed after start-up) whose
+//! rows, with the "no owner" row, add up to the headline — in ms
+//! (`data-ms`) and as shown (each rounded so the tenths add up). Static membership trades rebalances
 //! and moves for unavailable time while a member restarts; this panel puts
 //! both sides of that trade next to each other.
 //!
@@ -15,7 +16,7 @@
 
 mod consumer_row;
 
-use super::format::format_seconds;
+use super::format::{format_seconds, tenths_adding_up};
 use crate::sim::metrics::ConsumerMetrics;
 use crate::sim::snapshot::Snapshot;
 use consumer_row::ConsumerRow;
@@ -70,6 +71,13 @@ pub fn MetricsPanel(props: &MetricsPanelProps) -> Html {
     };
     let rows = consumer_rows(&props.snap);
     let after_ms = m.partition_unavailable_ms - m.startup_unavailable_ms;
+    // Each row's part of the headline, shown so that the parts add up.
+    let mut parts: Vec<u64> = rows
+        .iter()
+        .map(|r| r.2.unavailable_after_startup_ms)
+        .collect();
+    parts.push(m.unassigned_after_startup_ms);
+    let shown = tenths_adding_up(&parts);
     html! {
         <div class="mx" data-testid="metrics">
             <dl class="mx-tiles">
@@ -104,12 +112,13 @@ pub fn MetricsPanel(props: &MetricsPanelProps) -> Html {
                             <th scope="col">{ "Consumer" }</th>
                             <th scope="col" title="partitions taken over from another consumer">{ "Gained" }</th>
                             <th scope="col" title="partitions given to another consumer or to nobody">{ "Lost" }</th>
-                            <th scope="col" title="time its assigned partitions sat unconsumed">{ "Unavailable" }</th>
+                            <th scope="col" title="after start-up, time its assigned partitions sat unconsumed; the rows add up to the headline">{ "Unavailable after start-up" }</th>
                         </tr>
                     </thead>
                     <tbody>
-                        { for rows.into_iter().map(|(name, index, metrics)| html! {
-                            <ConsumerRow key={name.clone()} name={AttrValue::from(name.clone())} {index} {metrics} />
+                        { for rows.into_iter().zip(&shown).map(|((name, index, metrics), shown_ms)| html! {
+                            <ConsumerRow key={name.clone()} name={AttrValue::from(name.clone())} {index} {metrics}
+                                         shown_ms={*shown_ms} />
                         }) }
                     </tbody>
                     <tfoot>
@@ -117,7 +126,15 @@ pub fn MetricsPanel(props: &MetricsPanelProps) -> Html {
                             <th scope="row">{ "no owner" }</th>
                             <td></td>
                             <td></td>
-                            <td class="num">{ format_seconds(m.unassigned_unavailable_ms) }</td>
+                            <td class="num" data-ms={m.unassigned_after_startup_ms.to_string()}>
+                                { format_seconds(shown.last().copied().unwrap_or(0)) }
+                            </td>
+                        </tr>
+                        <tr class="mx-sum" data-consumer="all">
+                            <th scope="row">{ "in all" }</th>
+                            <td></td>
+                            <td></td>
+                            <td class="num" data-ms={after_ms.to_string()}>{ format_seconds(after_ms) }</td>
                         </tr>
                     </tfoot>
                 </table>

@@ -140,7 +140,7 @@ fn a_duplicate_instance_id_fences_the_older_process() {
     let caption = s.narration();
     assert!(
         caption.starts_with("A-copy takes group.instance.id=A as ")
-            && caption.ends_with("is fenced and A will get FENCED_INSTANCE_ID."),
+            && caption.ends_with("is replaced and A's next request will get FENCED_INSTANCE_ID."),
         "{caption}"
     );
     let s = next_state_until(s, |s| {

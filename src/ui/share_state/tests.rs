@@ -299,7 +299,7 @@ fn a_link_made_before_compare_mode_was_carried_opens_as_it_did() {
 
 /// What each compare pane shows: its world as the page draws it, and the
 /// diff strip's numbers.
-fn panes(s: &AppState) -> Vec<(&'static str, Snapshot, crate::ui::compare::Diff)> {
+fn panes(s: &AppState) -> Vec<(&'static str, Snapshot, crate::scenario::sweep::Outcome)> {
     let c = s.compare.as_ref().expect("compare mode is on");
     c.panes
         .iter()
@@ -307,7 +307,7 @@ fn panes(s: &AppState) -> Vec<(&'static str, Snapshot, crate::ui::compare::Diff)
             (
                 p.label,
                 p.world.snapshot(),
-                crate::ui::compare::Diff::of(&p.world),
+                crate::scenario::sweep::Outcome::of(&p.world),
             )
         })
         .collect()
