@@ -31,7 +31,7 @@ fn the_native_traces_match_the_golden_digests_the_wasm_build_is_checked_against(
     assert_eq!(golden.lines().count(), now.lines().count());
     assert_eq!(
         golden.lines().count(),
-        10 * 4 + 100,
+        groupscope::scenario::presets::PRESETS.len() * 4 + 100,
         "every preset at 4 seeds, 100 random"
     );
 }
@@ -60,5 +60,5 @@ fn the_golden_digests_are_of_the_bytes_groupscope_run_prints() {
         assert_eq!(format!("{} {}", f[3], f[4]), got, "{line}");
         checked += 1;
     }
-    assert_eq!(checked, 40);
+    assert_eq!(checked, groupscope::scenario::presets::PRESETS.len() * 4);
 }

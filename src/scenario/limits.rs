@@ -186,8 +186,13 @@ fn check_times(file: &ScenarioFile) -> Result<(), ScenarioError> {
         ] {
             time(ms.unwrap_or(0), || format!("consumers[{i}].{k}"))?;
         }
-        if let Some(p) = &c.processing_ms {
-            span(p, &format!("consumers[{i}].processing_ms"))?;
+        for (k, spec) in [
+            ("processing_ms", &c.processing_ms),
+            ("restore_ms", &c.restore_ms),
+        ] {
+            if let Some(p) = spec {
+                span(p, &format!("consumers[{i}].{k}"))?;
+            }
         }
     }
     check_step_times(file)

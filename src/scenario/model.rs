@@ -295,6 +295,12 @@ pub struct ConsumerSpec {
     /// How long the application works on each batch `poll()` returns.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub processing_ms: Option<ProcessingSpec>,
+    /// How long the consumer restores a partition's state before it
+    /// processes a partition it did not hold in the previous generation (a
+    /// Kafka Streams task rebuilding its store from the changelog, a cache
+    /// warming up): a number of ms, or a range drawn per partition.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restore_ms: Option<ProcessingSpec>,
 }
 
 /// A batch's processing time: a number of ms, or a range drawn per poll

@@ -4,7 +4,11 @@
 use super::{parse, ScenarioFile};
 
 /// `(id, JSON text)` of every preset, in the order the UI lists them.
-pub const PRESETS: [(&str, &str); 10] = [
+pub const PRESETS: [(&str, &str); 11] = [
+    (
+        "stateful-restart",
+        include_str!("../../static/scenarios/stateful-restart.json"),
+    ),
     (
         "kip345-restart",
         include_str!("../../static/scenarios/kip345-restart.json"),
@@ -48,7 +52,7 @@ pub const PRESETS: [(&str, &str); 10] = [
 ];
 
 /// The preset the app opens by default.
-pub const DEFAULT_PRESET: &str = "kip345-restart";
+pub const DEFAULT_PRESET: &str = "stateful-restart";
 
 /// The preset called `id`, parsed.
 pub fn preset(id: &str) -> Option<ScenarioFile> {

@@ -83,12 +83,17 @@ fn validate_consumer(c: &ConsumerSpec, at: &str, file: &ScenarioFile) -> Result<
             "expected at least 1",
         ));
     }
-    if let Some(ProcessingSpec::Range(r)) = c.processing_ms {
-        if r.min > r.max {
-            return Err(ScenarioError::new(
-                format!("{at}.processing_ms.min"),
-                format!("{} is above processing_ms.max {}", r.min, r.max),
-            ));
+    for (key, spec) in [
+        ("processing_ms", c.processing_ms),
+        ("restore_ms", c.restore_ms),
+    ] {
+        if let Some(ProcessingSpec::Range(r)) = spec {
+            if r.min > r.max {
+                return Err(ScenarioError::new(
+                    format!("{at}.{key}.min"),
+                    format!("{} is above {key}.max {}", r.min, r.max),
+                ));
+            }
         }
     }
     if c.heartbeat_interval_ms == Some(0) {
@@ -265,14 +270,8 @@ impl ClientConfig {
                 .unwrap_or(c.group_instance_id.is_none()),
             version: c.version.unwrap_or(defaults::JOIN_GROUP_VERSION),
             streams_instance: None,
-            processing: match c.processing_ms {
-                None => Processing::default(),
-                Some(ProcessingSpec::Fixed(ms)) => Processing::fixed(ms),
-                Some(ProcessingSpec::Range(r)) => Processing {
-                    min_ms: r.min,
-                    max_ms: r.max,
-                },
-            },
+            processing: duration(c.processing_ms),
+            restore: duration(c.restore_ms),
         }
     }
 
@@ -436,10 +435,23 @@ pub fn summarize(file: &ScenarioFile, seed: u64) -> Result<Value, ScenarioError>
     Ok(summary_line(&world))
 }
 
+/// A scenario's `processing_ms` or `restore_ms` (absent: none) as the
+/// simulator draws it.
+fn duration(spec: Option<ProcessingSpec>) -> Processing {
+    match spec {
+        None => Processing::default(),
+        Some(ProcessingSpec::Fixed(ms)) => Processing::fixed(ms),
+        Some(ProcessingSpec::Range(r)) => Processing {
+            min_ms: r.min,
+            max_ms: r.max,
+        },
+    }
+}
+
 /// The closing `summary` line.
 pub fn summary_line(world: &World) -> Value {
     let m = world.metrics();
-    json!({
+    let mut line = json!({
         "type": "summary",
         "at_ms": world.now_ms(),
         "rebalances": m.rebalances,
@@ -453,12 +465,57 @@ pub fn summary_line(world: &World) -> Value {
         "violations": world.violations(),
         "per_consumer": m.per_consumer,
         "unassigned_unavailable_ms": m.unassigned_unavailable_ms,
-    })
+    });
+    // Only a scenario with state to restore says how much it cost, so a
+    // trace without `restore_ms` stays as it was.
+    if world.clients().iter().any(|c| c.config.restore.max_ms > 0) {
+        line["restore_ms"] = json!(m.restore_ms);
+    }
+    line
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every preset, mid-run and at its end: the consumers' figures and the
+    /// unassigned one add up to the total, and their parts after start-up
+    /// to the headline (unavailable after start-up).
+    #[test]
+    fn the_parts_add_up_to_the_total_and_to_the_headline() {
+        use crate::scenario::presets::{ids, preset};
+        use crate::scenario::simulation::world_of;
+        for id in ids() {
+            let file = preset(id).unwrap();
+            let mut world = world_of(&file, file.seed).unwrap();
+            let mut checks = 0;
+            for n in 0u64.. {
+                let more = world.step();
+                if n % 97 == 0 || !more {
+                    let m = world.metrics();
+                    let sum = |f: fn(&crate::sim::metrics::ConsumerMetrics) -> u64| -> u64 {
+                        m.per_consumer.values().map(f).sum()
+                    };
+                    let at = world.now_ms();
+                    assert_eq!(
+                        sum(|c| c.unavailable_ms) + m.unassigned_unavailable_ms,
+                        m.partition_unavailable_ms,
+                        "{id} at {at}"
+                    );
+                    assert_eq!(
+                        sum(|c| c.unavailable_after_startup_ms) + m.unassigned_after_startup_ms,
+                        m.partition_unavailable_ms - m.startup_unavailable_ms,
+                        "{id} at {at}"
+                    );
+                    checks += 1;
+                    if !more || n > 200_000 {
+                        break;
+                    }
+                }
+            }
+            assert!(checks >= 2, "{id}");
+        }
+    }
 
     #[test]
     fn a_run_without_trace_or_log_sums_up_exactly_like_a_traced_run() {

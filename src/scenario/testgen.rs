@@ -129,6 +129,9 @@ fn consumer(r: &mut Rng, i: u64, topics: &[TopicSpec]) -> ConsumerSpec {
         threads: r.maybe(|r| r.range(1, 3) as u32),
         version: r.maybe(|r| r.range(if is_static { 5 } else { 0 }, 9) as i16),
         client_id: r.maybe(|_| format!("client-{i}")),
+        // Restores are fuzzed apart (tests/fuzz_inputs.rs), so that the
+        // scenarios drawn here stay the ones their digests pin.
+        restore_ms: None,
         processing_ms: r.maybe(|r| {
             if r.chance(2) {
                 ProcessingSpec::Fixed(r.range(0, 500))
@@ -394,6 +397,78 @@ mod tests {
             }
         }
         assert!(compared > 1_000, "{compared} settlements compared");
+    }
+
+    /// Random scenarios with state to restore (each consumer a fixed or a
+    /// ranged `restore_ms`, set apart from the generator so its scenarios
+    /// stay those their digests pin): no invariant breaks, the restore is
+    /// a part of the unavailable time, and the parts add up, at every 11th
+    /// step and at the end.
+    #[test]
+    fn random_runs_with_state_to_restore_keep_every_invariant() {
+        use crate::scenario::model::{ProcessingRange, ProcessingSpec};
+        let mut restored = 0;
+        for seed in 0..60 {
+            let mut file = super::simulation(seed);
+            for (i, c) in file.consumers.iter_mut().flatten().enumerate() {
+                let ms = 500 * ((seed + i as u64) % 7);
+                c.restore_ms = Some(match (seed + i as u64) % 3 {
+                    0 => ProcessingSpec::Fixed(ms),
+                    _ => ProcessingSpec::Range(ProcessingRange {
+                        min: ms / 2,
+                        max: ms,
+                    }),
+                });
+            }
+            let mut w = crate::scenario::simulation::world_of(&file, file.seed).unwrap();
+            let paused: Vec<String> = w
+                .actions()
+                .iter()
+                .filter_map(|(_, a)| match a {
+                    crate::sim::Action::Pause { name, .. } => Some(name.clone()),
+                    _ => None,
+                })
+                .collect();
+            for n in 0..3_000 {
+                let ended = !w.step();
+                if n % 11 == 0 || ended {
+                    let m = w.metrics();
+                    assert!(m.restore_ms <= m.partition_unavailable_ms, "seed {seed}");
+                    assert!(m.startup_restore_ms <= m.restore_ms, "seed {seed}");
+                    // Every restore under way ends when it is due (a
+                    // frozen process restores nothing while frozen).
+                    let now = w.now_ms();
+                    let frozen = |c: &&crate::sim::Client| {
+                        paused.iter().any(|p| {
+                            *p == c.config.name || c.config.streams_instance.as_ref() == Some(p)
+                        })
+                    };
+                    for c in w.clients().iter().filter(|c| !frozen(c)) {
+                        assert!(
+                            c.restoring.iter().all(|r| r.until_ms >= now),
+                            "seed {seed}, step {n}: {} restores past its time",
+                            c.config.name
+                        );
+                    }
+                    let parts: u64 = m.per_consumer.values().map(|c| c.unavailable_ms).sum();
+                    assert_eq!(
+                        parts + m.unassigned_unavailable_ms,
+                        m.partition_unavailable_ms,
+                        "seed {seed}, step {n}"
+                    );
+                }
+                if ended {
+                    break;
+                }
+            }
+            assert!(
+                w.violations().is_empty(),
+                "seed {seed}: {:?}",
+                w.violations()
+            );
+            restored += usize::from(w.metrics().restore_ms > 0);
+        }
+        assert!(restored > 20, "{restored} runs restored something");
     }
 
     /// `to_json` goes through a `Value` to share the compact writer; its

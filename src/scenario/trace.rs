@@ -364,6 +364,20 @@ fn client_fields(line: &mut Map<String, Value>, action: &ClientAction) {
             put("max_poll_interval_ms", json!(max_poll_interval_ms));
             put("leave_group", json!(leave_group));
         }
+        ClientAction::Restoring {
+            partitions,
+            longest_ms,
+        } => {
+            put("partitions", json!(partitions));
+            put("restore_ms", json!(longest_ms));
+        }
+        ClientAction::Restored {
+            partitions,
+            took_ms,
+        } => {
+            put("partitions", json!(partitions));
+            put("restore_ms", json!(took_ms));
+        }
         _ => {}
     }
 }

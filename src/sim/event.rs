@@ -80,6 +80,17 @@ pub enum ClientAction {
     },
     /// Another fatal error.
     Failed { api: Api, error: ErrorCode },
+    /// Partitions new to it wait while their state is restored
+    /// (`restore_ms`), each for up to `longest_ms`.
+    Restoring {
+        partitions: Vec<TopicPartition>,
+        longest_ms: u64,
+    },
+    /// Their state restored (after `took_ms`), these partitions are consumed.
+    Restored {
+        partitions: Vec<TopicPartition>,
+        took_ms: u64,
+    },
 }
 
 impl ClientAction {
@@ -105,6 +116,8 @@ impl ClientAction {
             ClientAction::Retry { .. } => "retry",
             ClientAction::Fenced { .. } => "fenced",
             ClientAction::Failed { .. } => "failed",
+            ClientAction::Restoring { .. } => "restoring",
+            ClientAction::Restored { .. } => "restored",
         }
     }
 }

@@ -32,6 +32,9 @@ pub enum ViolationKind {
     /// An eager assignor left a subscribed partition without an owner, or
     /// a cooperative one held back a partition nobody had to revoke.
     UnownedPartition(TopicPartition, i32),
+    /// A consumer restores a partition it consumes already, or restores
+    /// while it is not running.
+    RestoringHeld(String, TopicPartition),
 }
 
 /// An invariant breach and when it was found.
@@ -67,6 +70,9 @@ impl fmt::Display for Violation {
             ViolationKind::UnownedPartition(p, g) => {
                 write!(f, "partition {p} has no owner in Stable generation {g}")
             }
+            ViolationKind::RestoringHeld(c, p) => {
+                write!(f, "{c} restores {p} while consuming it or while stopped")
+            }
         }
     }
 }
@@ -77,9 +83,20 @@ impl serde::Serialize for Violation {
     }
 }
 
-/// The invariant of one consumer after it acted: stopped by a fatal error,
-/// it consumes nothing (checked where its state changes, by the world).
+/// The invariants of one consumer after it acted: stopped by a fatal error,
+/// it consumes nothing; it restores only while it runs, and only what it
+/// does not consume yet (checked where its state changes, by the world).
 pub fn check_consumer(client: &Client) -> Option<ViolationKind> {
+    if let Some(r) = client
+        .restoring
+        .iter()
+        .find(|r| !client.state.is_running() || client.owned.contains(&r.partition))
+    {
+        return Some(ViolationKind::RestoringHeld(
+            client.config.name.clone(),
+            r.partition.clone(),
+        ));
+    }
     let fatal = matches!(client.state, ClientState::Fenced | ClientState::Failed);
     let p = client.owned.first().filter(|_| fatal)?;
     Some(ViolationKind::FencedConsumerConsumes(

@@ -17,6 +17,19 @@ pub struct ConsumerMetrics {
     pub partitions_lost: u64,
     /// Virtual ms this consumer's assigned partitions sat unconsumed.
     pub unavailable_ms: u64,
+    /// The part of `unavailable_ms` after start-up (the group first had
+    /// every partition consumed): with the unassigned part, the consumers'
+    /// figures add up to the headline. Not in the trace's summary line,
+    /// which keeps its fields.
+    #[serde(skip)]
+    pub unavailable_after_startup_ms: u64,
+    /// Partition-ms it spent restoring state (`restore_ms`): part of the
+    /// unavailable time of the partitions it was given.
+    #[serde(skip)]
+    pub restore_ms: u64,
+    /// The part of `restore_ms` after start-up.
+    #[serde(skip)]
+    pub restore_after_startup_ms: u64,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -33,11 +46,19 @@ pub struct Metrics {
     pub startup_unavailable_ms: u64,
     /// Virtual ms after start-up during which not one partition was consumed.
     pub all_stopped_ms: u64,
+    /// The part of `partition_unavailable_ms` spent restoring partitions'
+    /// state (`restore_ms`), summed over partitions.
+    pub restore_ms: u64,
+    /// The part of `restore_ms` before start-up.
+    pub startup_restore_ms: u64,
     /// True once every partition has been consumed at the same time.
     pub started_up: bool,
     /// Unavailable ms of partitions that no stored assignment gives to anyone
     /// (so the per-consumer figures plus this add up to the total).
     pub unassigned_unavailable_ms: u64,
+    /// The part of `unassigned_unavailable_ms` after start-up.
+    #[serde(skip)]
+    pub unassigned_after_startup_ms: u64,
     /// Consumers stopped by FENCED_INSTANCE_ID, in order.
     pub fenced: Vec<String>,
     pub per_consumer: BTreeMap<String, ConsumerMetrics>,
@@ -71,6 +92,12 @@ pub struct Metrics {
     partitions: u64,
     #[serde(skip)]
     unheld: u64,
+    /// Per consumer (by index in the world), how many partitions it is
+    /// restoring now; and their sum.
+    #[serde(skip)]
+    restoring_by: Vec<u32>,
+    #[serde(skip)]
+    restoring: u64,
 }
 
 /// One partition's holders. While nobody holds it, `unheld_since` says
@@ -203,12 +230,18 @@ impl Metrics {
         let Some((owner, dt)) = charged else {
             return;
         };
+        let unassigned = Unassigned {
+            all: &mut self.unassigned_unavailable_ms,
+            after_startup: &mut self.unassigned_after_startup_ms,
+        };
+        let after_startup = self.started_up;
         charge(
             &mut self.by_owner,
             self.owner_names.len(),
-            &mut self.unassigned_unavailable_ms,
+            unassigned,
             owner,
             dt,
+            after_startup,
         );
     }
 
@@ -221,6 +254,8 @@ impl Metrics {
             owner_names,
             by_owner,
             unassigned_unavailable_ms,
+            unassigned_after_startup_ms,
+            started_up,
             ..
         } = self;
         for (_, slots) in slots.iter_mut() {
@@ -230,7 +265,11 @@ impl Metrics {
                 }
                 if let Some((owner, dt)) = slot.close(now_ms, Some(now_ms)) {
                     let owners = owner_names.len();
-                    charge(by_owner, owners, unassigned_unavailable_ms, owner, dt);
+                    let unassigned = Unassigned {
+                        all: unassigned_unavailable_ms,
+                        after_startup: unassigned_after_startup_ms,
+                    };
+                    charge(by_owner, owners, unassigned, owner, dt, *started_up);
                 }
             }
         }
@@ -292,13 +331,36 @@ impl Metrics {
     /// Adds the figures charged by owner index to `per_consumer`, by name.
     fn add_owner_figures(&mut self) {
         for (o, figures) in std::mem::take(&mut self.by_owner).into_iter().enumerate() {
-            let sum = self
-                .per_consumer
-                .entry(self.owner_names[o].clone())
-                .or_default();
+            // Figures are charged by index only to consumers named at an
+            // assignment (a restore follows the assignment that gave it).
+            let Some(name) = self.owner_names.get(o) else {
+                continue;
+            };
+            let sum = self.per_consumer.entry(name.clone()).or_default();
             sum.partitions_gained += figures.partitions_gained;
             sum.partitions_lost += figures.partitions_lost;
             sum.unavailable_ms += figures.unavailable_ms;
+            sum.unavailable_after_startup_ms += figures.unavailable_after_startup_ms;
+            sum.restore_ms += figures.restore_ms;
+            sum.restore_after_startup_ms += figures.restore_after_startup_ms;
+        }
+    }
+
+    /// Whether consumer `index` was last said to restore anything.
+    pub fn restores(&self, index: usize) -> bool {
+        self.restoring_by.get(index).is_some_and(|&n| n > 0)
+    }
+
+    /// Consumer `index` (its place in the world) now restores `n`
+    /// partitions' state (from the next accounted interval on).
+    pub fn restoring(&mut self, index: usize, n: u32) {
+        if self.restoring_by.len() <= index {
+            self.restoring_by.resize(index + 1, 0);
+        }
+        let was = std::mem::replace(&mut self.restoring_by[index], n);
+        self.restoring = self.restoring + u64::from(n) - u64::from(was);
+        if self.by_owner.len() <= index {
+            self.by_owner.resize(index + 1, ConsumerMetrics::default());
         }
     }
 
@@ -310,6 +372,9 @@ impl Metrics {
         if self.unheld == 0 && total > 0 {
             self.started_up = true;
         }
+        if self.restoring > 0 {
+            self.account_restores(dt);
+        }
         let unheld_ms = dt * self.unheld;
         if !self.started_up {
             self.startup_unavailable_ms += unheld_ms;
@@ -317,6 +382,25 @@ impl Metrics {
             self.all_stopped_ms += dt;
         }
         self.partition_unavailable_ms += unheld_ms;
+    }
+
+    /// Adds `dt` ms of restoring for each partition being restored, to the
+    /// total and to the consumer restoring it.
+    fn account_restores(&mut self, dt: u64) {
+        let ms = dt * self.restoring;
+        self.restore_ms += ms;
+        if !self.started_up {
+            self.startup_restore_ms += ms;
+        }
+        for (i, &n) in self.restoring_by.iter().enumerate() {
+            if n > 0 {
+                let figures = &mut self.by_owner[i];
+                figures.restore_ms += dt * u64::from(n);
+                if self.started_up {
+                    figures.restore_after_startup_ms += dt * u64::from(n);
+                }
+            }
+        }
     }
 
     /// Unavailable ms of each partition of `topic` (by partition number; a
@@ -464,18 +548,37 @@ impl Slot {
     }
 }
 
+/// The unassigned figures, in all and after start-up.
+struct Unassigned<'a> {
+    all: &'a mut u64,
+    after_startup: &'a mut u64,
+}
+
 /// Adds `dt` ms to owner `owner`'s figures (an index into the `owners`
-/// names), or to the unassigned figure when the partition has none.
+/// names), or to the unassigned figures when the partition has none;
+/// `after_startup` when the interval charged lies after start-up. (No
+/// interval spans start-up: the group starts up at the instant every
+/// partition is held, so each interval lies wholly on one side, and one
+/// closing once the group has started up opened after it.)
 fn charge(
     by_owner: &mut Vec<ConsumerMetrics>,
     owners: usize,
-    unassigned_ms: &mut u64,
+    unassigned: Unassigned,
     owner: Option<usize>,
     dt: u64,
+    after_startup: bool,
 ) {
+    let after = if after_startup { dt } else { 0 };
     match owner.filter(|&o| o < owners) {
-        Some(o) => owner_figures(by_owner, o).unavailable_ms += dt,
-        None => *unassigned_ms += dt,
+        Some(o) => {
+            let figures = owner_figures(by_owner, o);
+            figures.unavailable_ms += dt;
+            figures.unavailable_after_startup_ms += after;
+        }
+        None => {
+            *unassigned.all += dt;
+            *unassigned.after_startup += after;
+        }
     }
 }
 

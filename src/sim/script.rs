@@ -239,6 +239,7 @@ impl Client {
             version: join.version,
             streams_instance: None,
             processing: Default::default(),
+            restore: Default::default(),
         };
         let mut client = Client::new(config, Default::default());
         client.scripted = true;

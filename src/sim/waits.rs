@@ -21,7 +21,7 @@ const AWAITED: [Api; 4] = [
 ];
 
 /// The timers before the request timeouts, one slot each.
-const TIMERS: usize = 5;
+const TIMERS: usize = 6;
 
 /// No key: a queue's sequence number never reaches it.
 const NO_KEY: QueueKey = (u64::MAX, u64::MAX);
@@ -59,6 +59,7 @@ fn timer_slot(timer: ClientTimer) -> Option<usize> {
         ClientTimer::Start => 2,
         ClientTimer::Poll => 3,
         ClientTimer::PollTimeout => 4,
+        ClientTimer::Restored => 5,
         ClientTimer::RequestTimeout(api) => TIMERS + awaited(api)?,
     })
 }

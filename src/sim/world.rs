@@ -167,8 +167,10 @@ pub struct World {
     /// An empty list whose buffer a consumer's next effects are written
     /// to (World::take_effects).
     effects: Vec<Effect>,
-    /// Per group.instance.id, the member ids it had before the current one (fenced).
+    /// Per group.instance.id, the member ids it had before the current one (replaced).
     pub(super) instance_history: BTreeMap<GroupInstanceId, Vec<MemberId>>,
+    /// The member ids a request was refused with FENCED_INSTANCE_ID for.
+    pub(super) fenced_member_ids: BTreeSet<MemberId>,
     /// Bindings and unanswered requests of a protocol scenario's steps.
     pub(super) script: super::script::ScriptState,
     /// Draws batch times, heartbeat wake-ups and network jitter; seeded, on
@@ -211,6 +213,7 @@ impl World {
             ended: false,
             topics_at_assignment: BTreeMap::new(),
             instance_history: BTreeMap::new(),
+            fenced_member_ids: BTreeSet::new(),
             script: Default::default(),
             state_changed_in_step: false,
             checked_revision: None,
@@ -706,7 +709,13 @@ impl World {
                     self.waits.forget(index, api);
                 }
                 if self.clients[index].incarnation == incarnation {
-                    self.drive(index, |c, out| c.on_timer(timer, out));
+                    let now_ms = self.now_ms;
+                    match timer {
+                        ClientTimer::Restored => {
+                            self.drive(index, |c, out| c.on_restored(now_ms, out))
+                        }
+                        _ => self.drive(index, |c, out| c.on_timer(timer, out)),
+                    }
                 }
             }
             SimEvent::Resume { index, incarnation } => {
@@ -978,6 +987,14 @@ impl World {
     /// they were told last; costs a slice comparison when nothing changed.
     pub(super) fn sync_holdings(&mut self, index: ConsumerId) {
         let client = &self.clients[index];
+        if !client.restoring.is_empty() || self.metrics.restores(index.0) {
+            let n = if client.state.is_running() {
+                client.restoring.len() as u32
+            } else {
+                0
+            };
+            self.metrics.restoring(index.0, n);
+        }
         let consuming = client.state.is_running() && self.paused_until[index.0] <= self.now_ms;
         let now: &[TopicPartition] = if consuming { &client.owned } else { &[] };
         let told = &mut self.held[index.0];
@@ -1024,6 +1041,7 @@ impl World {
                     self.log_event(WorldEvent::Client(action), None, Some(index))
                 }
                 Effect::StartBatch => self.start_batch(index),
+                Effect::Restore(partitions) => self.begin_restore(index, partitions),
             }
         }
         self.effects = effects;
@@ -1051,6 +1069,30 @@ impl World {
         if batch_ms > max_poll_ms {
             self.schedule_client_timer(index, ClientTimer::PollTimeout, max_poll_ms);
         }
+    }
+
+    /// The consumer restores these partitions' state first: each one's
+    /// restore time is drawn from the seed (a fixed `restore_ms` draws
+    /// nothing), and the end of the earliest is armed.
+    fn begin_restore(&mut self, index: ConsumerId, partitions: Vec<TopicPartition>) {
+        let r = self.clients[index].config.restore;
+        let now_ms = self.now_ms;
+        let until: Vec<(TopicPartition, u64)> = partitions
+            .into_iter()
+            .map(|p| (p, now_ms + uniform(&mut self.rng, r.min_ms, r.max_ms)))
+            .collect();
+        let longest_ms = until.iter().map(|(_, t)| t - now_ms).max().unwrap_or(0);
+        let restoring = ClientAction::Restoring {
+            partitions: until.iter().map(|(p, _)| p.clone()).collect(),
+            longest_ms,
+        };
+        self.log_event(WorldEvent::Client(restoring), None, Some(index));
+        let client = &mut self.clients[index];
+        client.begin_restore(now_ms, until);
+        if let Some(next) = client.next_restored_ms() {
+            self.schedule_client_timer(index, ClientTimer::Restored, next - now_ms);
+        }
+        self.sync_holdings(index);
     }
 
     fn schedule_client_timer(&mut self, index: ConsumerId, timer: ClientTimer, after_ms: u64) {
@@ -1245,6 +1287,9 @@ impl World {
                 .entry(group_instance_id.clone())
                 .or_default()
                 .push(old_member_id.clone());
+        }
+        if let Event::MemberFenced { member_id, .. } = &event {
+            self.fenced_member_ids.insert(member_id.clone());
         }
         if let Some(touched) = &mut self.touched {
             event.each_member_id(|id| touched.push(id.clone()));

@@ -23,6 +23,7 @@ pub mod step_info;
 pub mod story;
 pub mod timeline_bands;
 pub mod user_action;
+pub mod verdict;
 
 #[cfg(target_arch = "wasm32")]
 mod add_partitions;

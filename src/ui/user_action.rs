@@ -160,6 +160,7 @@ pub(crate) fn new_consumer(
         version: template.and_then(|t| t.version).map(|v| v.max(floor)),
         client_id: None,
         processing_ms: template.and_then(|t| t.processing_ms),
+        restore_ms: template.and_then(|t| t.restore_ms),
         name,
     }
 }

@@ -101,6 +101,10 @@ pub struct ClientConfig {
     pub streams_instance: Option<String>,
     /// How long the application works on each batch.
     pub processing: Processing,
+    /// How long it restores a partition's state before processing a
+    /// partition it did not hold in the previous generation (drawn per
+    /// partition; zero: no state).
+    pub restore: Processing,
 }
 
 /// Timers a client arms.
@@ -111,6 +115,8 @@ pub enum ClientTimer {
     Rejoin,
     /// The process starts again after a restart's down time.
     Start,
+    /// The earliest partition being restored is ready.
+    Restored,
     /// The application has processed its batch and calls `poll()` again.
     Poll,
     /// The batch outlasted `max.poll.interval.ms` (the heartbeat thread's check).
@@ -134,6 +140,9 @@ pub enum Effect {
     /// duration and arms [`ClientTimer::Poll`] (and, past
     /// `max.poll.interval.ms`, [`ClientTimer::PollTimeout`]).
     StartBatch,
+    /// These partitions' state must be restored first: the world draws
+    /// each one's restore time and arms [`ClientTimer::Restored`].
+    Restore(Vec<TopicPartition>),
 }
 
 impl Effect {
@@ -175,6 +184,22 @@ pub struct Client {
     /// A protocol scenario's consumer: its requests are scripted, and the
     /// world only observes them (`sim::script`).
     pub scripted: bool,
+    /// Assigned partitions whose state it is restoring, and since and
+    /// until when; consumed from then on.
+    pub restoring: Vec<Restoring>,
+    /// The partitions whose state it has (it consumed them), as of the
+    /// generation `warm_generation`: kept across restarts (the state is on
+    /// its disk), and stale after a generation that gave them elsewhere.
+    pub warm: Vec<TopicPartition>,
+    pub warm_generation: Option<i32>,
+}
+
+/// A partition whose state is being restored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Restoring {
+    pub partition: TopicPartition,
+    pub since_ms: u64,
+    pub until_ms: u64,
 }
 
 impl Client {
@@ -196,6 +221,9 @@ impl Client {
             committing: false,
             batches: 0,
             scripted: false,
+            restoring: Vec::new(),
+            warm: Vec::new(),
+            warm_generation: None,
         }
     }
 
@@ -320,7 +348,7 @@ impl Client {
         let revoked = if self.cooperative() {
             Vec::new()
         } else {
-            std::mem::take(&mut self.owned)
+            self.revoke_all()
         };
         self.state = ClientState::Joining;
         out.push(Effect::Event(ClientAction::Rejoin { cause, revoked }));
@@ -340,6 +368,7 @@ impl Client {
         };
         self.fatal_error = Some(error);
         self.owned.clear();
+        self.restoring.clear();
         self.incarnation += 1;
         let action = match error {
             ErrorCode::FencedInstanceId => ClientAction::Fenced {

@@ -15,7 +15,7 @@
 //! With instant processing (the default) the consumer is always at a poll
 //! and acts at once.
 
-use super::{Client, ClientAction, ClientState, ClientTimer, Effect, RejoinCause};
+use super::{Client, ClientAction, ClientState, ClientTimer, Effect, RejoinCause, Restoring};
 use crate::coordinator::{
     Api, ErrorCode, LeaveGroupRequest, MemberIdentity, OffsetCommitRequest, OffsetFetchRequest,
     Request,
@@ -60,7 +60,20 @@ impl Client {
         self.in_batch = false;
         self.pending_rejoin = None;
         self.fetching.clear();
+        self.restoring.clear();
         self.committing = false;
+    }
+
+    /// Gives up every assigned partition (eager): those it consumes and
+    /// those whose state it is still restoring (that restore is lost).
+    /// Returns them, in order.
+    pub(super) fn revoke_all(&mut self) -> Vec<TopicPartition> {
+        let mut revoked = std::mem::take(&mut self.owned);
+        if !self.restoring.is_empty() {
+            revoked.extend(self.restoring.drain(..).map(|r| r.partition));
+            crate::ordered::sort(&mut revoked);
+        }
+        revoked
     }
 
     /// Whether the heartbeat thread beats now: from the JoinGroup response
@@ -127,7 +140,7 @@ impl Client {
         let revoked = if self.cooperative() && !p.lost {
             Vec::new()
         } else {
-            std::mem::take(&mut self.owned)
+            self.revoke_all()
         };
         self.state = ClientState::Joining;
         out.push(Effect::Event(ClientAction::Rejoin {
@@ -176,6 +189,7 @@ impl Client {
     /// within the same poll (KIP-429's second rebalance).
     pub(super) fn on_assignment(&mut self, assignment: Vec<TopicPartition>, out: &mut Vec<Effect>) {
         self.state = ClientState::Stable;
+        self.keep_warm_state(&assignment);
         let revoked: Vec<TopicPartition> = self
             .owned
             .iter()
@@ -185,10 +199,12 @@ impl Client {
         self.owned.retain(|p| assignment.contains(p));
         let mut new: Vec<TopicPartition> =
             Vec::with_capacity(assignment.len().saturating_sub(self.owned.len()));
+        // What it restores already is fetched already: its restore goes on.
         new.extend(
             assignment
                 .iter()
                 .filter(|p| !self.owned.contains(p))
+                .filter(|p| !self.restoring.iter().any(|r| &r.partition == *p))
                 .cloned(),
         );
         out.push(Effect::Event(ClientAction::Assigned {
@@ -249,12 +265,104 @@ impl Client {
         }
     }
 
-    /// The committed offsets arrived: the new partitions are consumed.
+    /// Which partitions' state still serves under this generation's
+    /// `assignment`: those it held in this generation or the one before
+    /// that it keeps (scenario-format.md, `restore_ms`: a partition it did
+    /// not hold in the previous generation is restored first). A restore
+    /// under way goes on for the partitions it keeps.
+    fn keep_warm_state(&mut self, assignment: &[TopicPartition]) {
+        let g = self.wire_generation();
+        if !matches!(self.warm_generation, Some(w) if w == g || w + 1 == g) {
+            self.warm.clear();
+        }
+        self.warm.retain(|p| assignment.contains(p));
+        self.warm_generation = Some(g);
+        self.restoring.retain(|r| assignment.contains(&r.partition));
+    }
+
+    /// Whether `p`'s state must be restored before it is consumed.
+    fn needs_restore(&self, p: &TopicPartition) -> bool {
+        self.config.restore.max_ms > 0 && !self.warm.contains(p)
+    }
+
+    /// The world drew each partition's restore time: they restore from
+    /// `now_ms` until the times given.
+    pub fn begin_restore(&mut self, now_ms: u64, until: Vec<(TopicPartition, u64)>) {
+        self.restoring
+            .extend(until.into_iter().map(|(partition, until_ms)| Restoring {
+                partition,
+                since_ms: now_ms,
+                until_ms,
+            }));
+    }
+
+    /// When the next restore ends, if one is under way.
+    pub fn next_restored_ms(&self) -> Option<u64> {
+        self.restoring.iter().map(|r| r.until_ms).min()
+    }
+
+    /// The restores due by `now_ms` are done: those partitions are
+    /// consumed (and their state is the consumer's); the next restore's
+    /// end is armed.
+    pub fn on_restored(&mut self, now_ms: u64, out: &mut Vec<Effect>) {
+        if !self.state.is_running() {
+            return;
+        }
+        let mut done = Vec::new();
+        let mut took_ms = 0;
+        self.restoring.retain(|r| {
+            let due = r.until_ms <= now_ms;
+            if due {
+                done.push(r.partition.clone());
+                // Later than due if the process was frozen meanwhile.
+                took_ms = took_ms.max(now_ms - r.since_ms);
+            }
+            !due
+        });
+        // The timer was armed for the earliest restore, which a new
+        // assignment may have cut: the next one is armed whatever ended.
+        if let Some(next) = self.next_restored_ms() {
+            out.push(Effect::Timer(
+                ClientTimer::Restored,
+                next.saturating_sub(now_ms),
+            ));
+        }
+        if done.is_empty() {
+            return;
+        }
+        out.push(Effect::Event(ClientAction::Restored {
+            partitions: done.clone(),
+            took_ms,
+        }));
+        self.warm.extend(done.iter().cloned());
+        self.owned.extend(done);
+        crate::ordered::sort(&mut self.owned);
+        self.next_batch(out)
+    }
+
+    /// The committed offsets arrived: the new partitions are consumed
+    /// (after their state is restored, for those that need it).
     pub(super) fn on_fetch(&mut self, out: &mut Vec<Effect>) {
         if self.fetching.is_empty() {
             return;
         }
-        let fetched = std::mem::take(&mut self.fetching);
+        let mut fetched = std::mem::take(&mut self.fetching);
+        if self.config.restore.max_ms > 0 {
+            let cold: Vec<TopicPartition> = fetched
+                .iter()
+                .filter(|p| self.needs_restore(p))
+                .cloned()
+                .collect();
+            if !cold.is_empty() {
+                fetched.retain(|p| !cold.contains(p));
+                out.push(Effect::Restore(cold));
+            }
+            for p in &fetched {
+                if !self.warm.contains(p) {
+                    self.warm.push(p.clone());
+                }
+            }
+        }
         if self.owned.is_empty() {
             // Eager: everything was revoked, and the fetched list is the
             // whole assignment (its buffer serves).
@@ -290,6 +398,7 @@ impl Client {
         self.generation = None;
         self.owned.clear();
         self.fetching.clear();
+        self.restoring.clear();
         self.state = ClientState::Joining;
         self.pending_rejoin = Some(PendingRejoin {
             cause: RejoinCause::PollExpired,

@@ -14,10 +14,13 @@ fn run(mut s: AppState, msgs: impl IntoIterator<Item = Msg>) -> AppState {
     s
 }
 
+/// The default story is one where static membership visibly pays (a
+/// stateful restart); the state opens at t = 0, and the page decides
+/// whether it plays (`PageUrl`).
 #[test]
-fn the_default_page_opens_kip345_restart_paused_at_zero() {
+fn the_default_page_opens_the_stateful_restart_at_zero() {
     let s = AppState::new(None);
-    assert_eq!(s.preset.as_deref(), Some("kip345-restart"));
+    assert_eq!(s.preset.as_deref(), Some("stateful-restart"));
     assert_eq!(
         (s.world.now_ms(), s.world.steps(), s.playing),
         (0, 0, false)
@@ -28,7 +31,7 @@ fn the_default_page_opens_kip345_restart_paused_at_zero() {
 #[test]
 fn an_unknown_preset_opens_the_default_and_says_so() {
     let s = AppState::new(Some("nope"));
-    assert_eq!(s.preset.as_deref(), Some("kip345-restart"));
+    assert_eq!(s.preset.as_deref(), Some("stateful-restart"));
     assert!(s.error.as_deref().unwrap().contains("nope"));
 }
 
