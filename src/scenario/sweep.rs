@@ -222,6 +222,17 @@ pub fn with_processing(file: &ScenarioFile, processing: Option<ProcessingSpec>) 
     f
 }
 
+/// `file` with every consumer restoring `restore` per partition new to it
+/// (`None`: no state), nothing else changed.
+pub fn with_restore(file: &ScenarioFile, restore: Option<ProcessingSpec>) -> ScenarioFile {
+    let mut f = file.clone();
+    for c in f.consumers.iter_mut().flatten() {
+        c.restore_ms = restore;
+    }
+    f.expect_summary = None;
+    f
+}
+
 /// One processing time, run static and dynamic at one restart duration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ProcessingPoint {

@@ -36,6 +36,9 @@ pub struct ConsumerMetrics {
 pub struct Metrics {
     /// Times the group entered PreparingRebalance.
     pub rebalances: u64,
+    /// The part of `rebalances` before start-up (forming the group).
+    #[serde(skip)]
+    pub startup_rebalances: u64,
     /// Partitions whose owning consumer (by name) changed between consecutive
     /// generations' assignments.
     pub partition_moves: u64,
@@ -434,7 +437,12 @@ impl Metrics {
             Event::StateChanged {
                 to: GroupState::PreparingRebalance,
                 ..
-            } => self.rebalances += 1,
+            } => {
+                self.rebalances += 1;
+                if !self.started_up {
+                    self.startup_rebalances += 1;
+                }
+            }
             Event::AssignmentStored { generation_id } => {
                 if let Some(g) = group {
                     // Open intervals are charged to the owner they had so far.

@@ -17,7 +17,7 @@ use super::break_even_chart::{
 use super::element_width::use_element_width;
 use super::format::{fixed, num};
 use crate::scenario::model::{ProcessingSpec, ScenarioFile};
-use crate::scenario::sweep::{break_even, with_processing, SweepPoint};
+use crate::scenario::sweep::{break_even, with_processing, with_restore, SweepPoint};
 use gloo_timers::callback::Timeout;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -33,9 +33,11 @@ pub struct BreakEvenProps {
     pub open: bool,
 }
 
-/// The processing times the select offers: value, label, batch time
-/// (`None`: the scenario's own).
-const PROCESSING: [(&str, &str, Option<u64>); 5] = [
+/// A parameter's choices: value, label, ms (`None`: the scenario's own).
+type Choices = [(&'static str, &'static str, Option<u64>); 5];
+
+/// The processing times the select offers.
+const PROCESSING: Choices = [
     ("scenario", "as the scenario", None),
     ("0", "instant", Some(0)),
     ("1000", "1 s", Some(1_000)),
@@ -43,24 +45,47 @@ const PROCESSING: [(&str, &str, Option<u64>); 5] = [
     ("20000", "20 s", Some(20_000)),
 ];
 
-/// The scenario swept with the processing choice `value` applied.
-fn swept(scenario: &ScenarioFile, value: &str) -> ScenarioFile {
-    match PROCESSING.iter().find(|p| p.0 == value).and_then(|p| p.2) {
-        None => scenario.clone(),
-        Some(0) => with_processing(scenario, None),
-        Some(ms) => with_processing(scenario, Some(ProcessingSpec::Fixed(ms))),
-    }
+/// The state restore times the select offers (per partition new to a
+/// consumer: a Kafka Streams task rebuilding its store, a cache warming).
+const RESTORE: Choices = [
+    ("scenario", "as the scenario", None),
+    ("0", "none (stateless)", Some(0)),
+    ("5000", "5 s", Some(5_000)),
+    ("30000", "30 s", Some(30_000)),
+    ("120000", "2 min", Some(120_000)),
+];
+
+/// The ms a choice stands for (`None`: the scenario's own; `Some(None)`: none).
+fn chosen(choices: &Choices, value: &str) -> Option<Option<ProcessingSpec>> {
+    let ms = choices.iter().find(|p| p.0 == value).and_then(|p| p.2)?;
+    Some((ms > 0).then_some(ProcessingSpec::Fixed(ms)))
 }
 
-/// The `Processing per batch` select.
-fn processing_select(choice: &UseStateHandle<&'static str>) -> Html {
+/// The scenario swept with the processing and restore choices applied.
+fn swept(scenario: &ScenarioFile, (processing, restore): (&str, &str)) -> ScenarioFile {
+    let mut f = scenario.clone();
+    if let Some(p) = chosen(&PROCESSING, processing) {
+        f = with_processing(&f, p);
+    }
+    if let Some(r) = chosen(&RESTORE, restore) {
+        f = with_restore(&f, r);
+    }
+    f
+}
+
+/// A select of `choices` named `label`.
+fn parameter_select(
+    label: &'static str,
+    choices: &'static Choices,
+    choice: &UseStateHandle<&'static str>,
+) -> Html {
     let onchange = {
         let choice = choice.clone();
         Callback::from(move |e: Event| {
             let v = e
                 .target_unchecked_into::<web_sys::HtmlSelectElement>()
                 .value();
-            let picked = PROCESSING
+            let picked = choices
                 .iter()
                 .find(|p| p.0 == v)
                 .map_or("scenario", |p| p.0);
@@ -69,9 +94,9 @@ fn processing_select(choice: &UseStateHandle<&'static str>) -> Html {
     };
     html! {
         <label class="be-processing">
-            { "Processing per batch" }
+            { label }
             <select {onchange}>
-                { for PROCESSING.iter().map(|(value, label, _)| html! {
+                { for choices.iter().map(|(value, label, _)| html! {
                     <option value={*value} selected={**choice == *value}>{ *label }</option>
                 }) }
             </select>
@@ -79,33 +104,31 @@ fn processing_select(choice: &UseStateHandle<&'static str>) -> Html {
     }
 }
 
-/// A new scenario (or processing choice) starts the sweep again.
-#[hook]
-fn use_restart_on_new_scenario(
-    scenario: Rc<ScenarioFile>,
-    points: UseStateHandle<Vec<SweepPoint>>,
-    error: UseStateHandle<Option<String>>,
-) {
-    use_effect_with(scenario, move |_| {
-        points.set(Vec::new());
-        error.set(None);
-    });
-}
-
 /// The explorer: closed, computing, or drawn.
 #[component]
 pub fn BreakEven(props: &BreakEvenProps) -> Html {
     let open = use_state(|| false);
     let choice = use_state(|| "scenario");
+    let restore = use_state(|| "scenario");
     let scenario: Rc<ScenarioFile> = {
         let scenario = props.scenario.clone();
-        use_memo((scenario, *choice), |(s, c)| swept(s, c))
+        use_memo((scenario, *choice, *restore), |(s, c, r)| swept(s, (c, r)))
     };
-    let points = use_state(Vec::<SweepPoint>::new);
-    let error = use_state(|| None::<String>);
+    // The points and the error of the scenario they were run for: a new
+    // scenario (or choice) starts again from none, in the same render.
+    let runs = use_state(|| {
+        (
+            Rc::clone(&scenario),
+            Vec::<SweepPoint>::new(),
+            None::<String>,
+        )
+    });
+    let current = *runs.0 == *scenario;
+    let points: &[SweepPoint] = if current { &runs.1 } else { &[] };
+    let error = if current { runs.2.clone() } else { None };
     let all = Rc::new(durations(&scenario));
     let next = (*open && error.is_none())
-        .then(|| next_duration(&scenario, &points))
+        .then(|| next_duration(&scenario, points))
         .flatten();
     {
         let open = open.clone();
@@ -115,19 +138,18 @@ pub fn BreakEven(props: &BreakEvenProps) -> Html {
             }
         });
     }
-    use_restart_on_new_scenario(scenario.clone(), points.clone(), error.clone());
     // One duration per frame while open and not done.
     {
-        let (points, error, scenario) = (points.clone(), error.clone(), scenario.clone());
+        let (runs, scenario, done) = (runs.clone(), scenario.clone(), points.to_vec());
         use_effect_with((next, scenario.clone()), move |_| {
             let timer = next.map(|ms| {
                 Timeout::new(0, move || match break_even(&scenario, &[ms]) {
                     Ok(more) => {
-                        let mut done = (*points).clone();
+                        let mut done = done;
                         insert_points(&mut done, more);
-                        points.set(done);
+                        runs.set((scenario, done, None));
                     }
-                    Err(e) => error.set(Some(e.to_string())),
+                    Err(e) => runs.set((scenario, done, Some(e.to_string()))),
                 })
             });
             move || drop(timer)
@@ -142,14 +164,14 @@ pub fn BreakEven(props: &BreakEvenProps) -> Html {
         0 => MAX_WIDTH,
         w => f64::from(w),
     };
-    let drawn = chart(&points, &all, &scenario, width);
+    let drawn = chart(points, &all, &scenario, width);
     html! {
         <section ref={section} class="break-even-explorer" aria-label="Break-even">
             <button type="button" class="action" aria-expanded={(*open).to_string()} onclick={toggle}>
                 { "Break-even explorer" }
             </button>
             if *open {
-                { body(&choice, error.as_deref(), &drawn, &points, (all.len(), next.is_none())) }
+                { body((&choice, &restore), error.as_deref(), &drawn, points, (all.len(), next.is_none())) }
             }
         </section>
     }
@@ -159,7 +181,7 @@ pub fn BreakEven(props: &BreakEvenProps) -> Html {
 /// key, and the progress or the summary. `(grid, done)`: how many evenly
 /// spread durations there are, and whether the runs are over.
 fn body(
-    choice: &UseStateHandle<&'static str>,
+    (choice, restore): (&UseStateHandle<&'static str>, &UseStateHandle<&'static str>),
     error: Option<&str>,
     drawn: &Chart,
     points: &[SweepPoint],
@@ -174,13 +196,22 @@ fn body(
     };
     html! {
         <div class="be-body">
-            { processing_select(choice) }
+            <div class="be-parameters">
+                { parameter_select("Processing per batch", &PROCESSING, choice) }
+                { parameter_select("State to restore per moved partition", &RESTORE, restore) }
+            </div>
             if let Some(e) = error {
                 <p class="field-error">{ e.to_string() }</p>
             }
             { key() }
             { plot(drawn) }
             <p class="be-status" aria-live="polite" aria-busy={(!done).to_string()}>{ status }</p>
+            <p class="be-note">
+                { "Each point is one seeded run of the whole story, every consumer static or every one dynamic: \
+                   at this scenario's own restart it is the run compare mode's strip calls the whole story. \
+                   A dynamic curve is jagged where its survivors happen to hear of a rebalance at different \
+                   heartbeats (up to heartbeat.interval.ms apart), as in a real group." }
+            </p>
         </div>
     }
 }

@@ -245,6 +245,14 @@ impl Compare {
     }
 }
 
+/// What `mode`'s two twins of `file` cost, each run whole.
+pub fn whole_twins(mode: CompareMode, file: &ScenarioFile) -> Result<[Outcome; 2], ScenarioError> {
+    Ok([
+        whole_run(&twin(mode, file, 0))?,
+        whole_run(&twin(mode, file, 1))?,
+    ])
+}
+
 /// The two panes of `mode` made from `file`, at t = 0.
 fn twins(mode: CompareMode, file: &ScenarioFile) -> Result<[Pane; 2], ScenarioError> {
     let [a, b] = labels(mode);
@@ -294,6 +302,19 @@ pub fn choice(mode: CompareMode) -> (&'static str, &'static str) {
             "processing: instant vs the scenario's (or 2–5 s)",
             "instant_vs_processing",
         ),
+    }
+}
+
+/// The compare toggle's name for `mode`: what the panes will differ in
+/// (`Compare static vs dynamic` for the first, the contract's name).
+pub fn toggle_name(mode: CompareMode) -> &'static str {
+    match mode {
+        CompareMode::StaticVsDynamic => "Compare static vs dynamic",
+        CompareMode::EagerVsCooperative => "Compare eager vs cooperative",
+        CompareMode::JoinV8VsV9 => "Compare JoinGroup v8 vs v9",
+        CompareMode::RangeOrdering23Vs24 => "Compare range ordering 2.3 vs 2.4",
+        CompareMode::SessionTimeout10sVs45s => "Compare session 10 s vs 45 s",
+        CompareMode::InstantVsProcessing => "Compare instant vs slow processing",
     }
 }
 

@@ -7,7 +7,7 @@
 
 use super::app::CompareViews;
 use super::assignment::AssignmentGrid;
-use super::compare::{choice, mode_of, pane_title, step_points, CompareMode, MODES};
+use super::compare::{choice, mode_of, pane_title, step_points, toggle_name, CompareMode, MODES};
 use super::format::{fixed, format_seconds, format_virtual_time, num};
 use super::readouts::{rebalance_cost, state_and_generation};
 use super::state::Msg;
@@ -50,7 +50,7 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
                 if props.can_compare {
                     <button type="button" class={classes!("action", "compare-toggle")}
                             aria-pressed={on.to_string()} onclick={toggle}>
-                        { "Compare static vs dynamic" }
+                        { toggle_name(props.mode) }
                     </button>
                     { difference_select(props.mode, &props.on_msg) }
                 }
@@ -58,6 +58,7 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
             </div>
             if let Some(v) = &*props.view {
                 { diff_strip(v) }
+                <p class="compare-verdict" data-testid="compare-verdict" aria-live="polite">{ v.verdict.clone() }</p>
                 <div class="compare-panes">
                     { for v.panes.iter().map(|p| html! {
                         <div class="compare-pane" data-testid="pane" data-label={p.label}

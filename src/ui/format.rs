@@ -222,88 +222,35 @@ pub fn story_over(file: &ScenarioFile, snap: &Snapshot) -> bool {
     snap.ended || settled && last_end.is_some_and(|end| snap.now_ms > end + heartbeat + 1_000)
 }
 
-/// The one line of guidance for each preset: what to press and watch until
-/// its story has played (`over` from [`story_over`]), then what it showed and
-/// where to look next, so the line never promises what already happened.
 /// The guidance line in live mode.
 pub const LIVE_HINT: &str = "Live: every request a real client sends the broker shows here as it happens. Step back or the timeline to look around; ▶ Play follows the broker again.";
 
 /// The guidance line for a protocol scenario (a recorded session).
 pub const PROTOCOL_HINT: &str = "A protocol scenario: each step is one request as written (or as a real client sent it). Press ▶ Step or → to send the next; the consumers show what their answers said.";
 
-pub fn preset_hint(id: Option<&str>, over: bool) -> &'static str {
-    if over {
-        return preset_after_hint(id);
-    }
+/// What to watch in a preset's story, before it has played (the guidance
+/// line adds the next key moment: `guide::hint`). Said only while the
+/// scenario is the preset's own file.
+pub fn preset_intro(id: &str) -> &'static str {
     match id {
-        Some("kip345-restart") => {
-            "Press ▶ Step or → to watch A restart without a rebalance; Next state (N) jumps to the next change."
+        "stateful-restart" => {
+            "Watch A restart with its state: its partitions wait for it, nobody else stops, and nothing is restored."
         }
-        Some("rolling-restart-static") => {
-            "Press ▶ Play or Space: twelve static pods restart one by one and the generation stays at 1."
+        "kip345-restart" => "Watch A restart without a rebalance.",
+        "rolling-restart-static" => {
+            "Twelve static pods restart one by one; watch the generation."
         }
-        Some("slow-restart-static") => {
-            "Press ▶ Play or Space: each 60 s restart stalls that consumer's partitions; compare slow-restart-dynamic."
+        "slow-restart-static" => "Each 60 s restart stalls that consumer's partitions.",
+        "slow-restart-dynamic" => "Each stop and return is a rebalance.",
+        "rolling-restart-dynamic" => {
+            "Every dynamic restart is a leave and a join; watch Rebalances and Partitions moved."
         }
-        Some("slow-restart-dynamic") => {
-            "Press ▶ Play or Space: each stop and return is a quick rebalance when batches take no time."
-        }
-        Some("rolling-restart-dynamic") => {
-            "Press ▶ Play or Space: every dynamic restart costs two rebalances; watch Rebalances and Partitions moved."
-        }
-        Some("duplicate-instance-id") => {
-            "Press ▶ Play or Space: at 20 s a second process starts as A and the first A is fenced (FENCED_INSTANCE_ID)."
-        }
-        Some("static-session-timeout") => {
-            "Press ▶ Play or Space: A stays down longer than session.timeout.ms, is removed, and its return rebalances again."
-        }
-        Some("scale-out") => {
-            "Press ▶ Play or Space: C joins the stable group at 20 s; a new member always means a rebalance."
-        }
-        Some("admin-remove") => {
-            "Press ▶ Play or Space: C and D stop at 20 s and an operator removes both in one LeaveGroup batch."
-        }
-        Some("mixed-group") => {
-            "Press ▶ Play or Space: A's restart is free (static), C's costs two rebalances (dynamic)."
-        }
-        _ => "Press ▶ Step or → to run one event, ▶ Play or Space to run in virtual time.",
-    }
-}
-
-/// The guidance once a preset's story has played.
-fn preset_after_hint(id: Option<&str>) -> &'static str {
-    match id {
-        Some("kip345-restart") => {
-            "A came back under its instance id: same generation, same partitions, no rebalance. Compare static vs dynamic shows what a dynamic A costs."
-        }
-        Some("rolling-restart-static") => {
-            "Every pod restarted and the generation stayed at 1. Compare static vs dynamic puts the dynamic group beside it."
-        }
-        Some("slow-restart-static") => {
-            "Each restart left its consumer's partitions idle while it was down. The Break-even explorer (Metrics) shows when static stops paying."
-        }
-        Some("slow-restart-dynamic") => {
-            "Each restart cost a quick rebalance, not minutes of idle partitions. Open slow-restart-static to see the other side."
-        }
-        Some("rolling-restart-dynamic") => {
-            "Every restart cost two rebalances. Compare static vs dynamic puts the static group beside it."
-        }
-        Some("duplicate-instance-id") => {
-            "The first A was fenced (FENCED_INSTANCE_ID) and stopped; the newest A holds the partitions, with no rebalance."
-        }
-        Some("static-session-timeout") => {
-            "A outlived session.timeout.ms: it was removed, and its return rebalanced again. Keep restarts shorter than the session."
-        }
-        Some("scale-out") => {
-            "C joined and the group rebalanced: static membership saves restarts, not scaling out."
-        }
-        Some("admin-remove") => {
-            "One LeaveGroup batch removed C and D by instance id; A and B took their partitions at once."
-        }
-        Some("mixed-group") => {
-            "A's restart cost no rebalance; C's cost two. Compare static vs dynamic makes the whole group one or the other."
-        }
-        _ => "The script has played: act on the consumers, or click the timeline to go back to any moment.",
+        "duplicate-instance-id" => "A second process starts with A's group.instance.id.",
+        "static-session-timeout" => "A stays down longer than session.timeout.ms.",
+        "scale-out" => "C joins a stable group.",
+        "admin-remove" => "C and D stop for good; an operator removes them by instance id.",
+        "mixed-group" => "A is static, C is dynamic; both restart.",
+        _ => "",
     }
 }
 
@@ -424,11 +371,10 @@ mod tests {
     }
 
     #[test]
-    fn every_preset_has_a_title_and_a_hint() {
+    fn every_preset_has_a_title_and_an_intro() {
         for id in crate::scenario::presets::ids() {
             assert_ne!(preset_title(id), "Custom scenario", "{id}");
-            assert!(preset_hint(Some(id), false).starts_with("Press"), "{id}");
-            assert!(!preset_hint(Some(id), true).starts_with("Press"), "{id}");
+            assert!(!preset_intro(id).is_empty(), "{id}");
         }
     }
 

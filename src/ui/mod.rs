@@ -12,6 +12,7 @@ pub mod break_even_chart;
 pub mod compare;
 pub mod crash_report;
 pub mod format;
+pub mod guide;
 pub mod lesson;
 pub mod marks;
 pub mod narration;

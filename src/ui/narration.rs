@@ -311,6 +311,21 @@ impl Narrator<'_> {
                 "{name} got FENCED_INSTANCE_ID: another process took group.instance.id={} — {name} stops for good, so two processes never consume the same partitions.",
                 group_instance_id.as_ref().map_or("?", |i| i.as_str())
             ),
+            ClientAction::Restoring { partitions, longest_ms } => format!(
+                "{} {} new to {name}: it restores {} state first (up to {}), and {} unconsumed meanwhile — the cost of a move that static membership avoids.",
+                partition_ranges(partitions),
+                if partitions.len() == 1 { "is" } else { "are" },
+                if partitions.len() == 1 { "its" } else { "their" },
+                format_seconds(*longest_ms),
+                if partitions.len() == 1 { "it stays" } else { "they stay" }
+            ),
+            ClientAction::Restored { partitions, took_ms } => format!(
+                "{} restored {} state on {name} for {} and {} consumed again.",
+                partition_ranges(partitions),
+                if partitions.len() == 1 { "its" } else { "their" },
+                format_seconds(*took_ms),
+                if partitions.len() == 1 { "is" } else { "are" }
+            ),
             other => narrate::client_action(name, other),
         })
     }

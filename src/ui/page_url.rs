@@ -16,7 +16,9 @@ pub struct PageUrl {
     pub shared: Option<String>,
     /// `&theme=light|dark`: overrides the system colour scheme.
     pub theme: Option<String>,
-    /// `&autoplay=1`: starts playing.
+    /// `&autoplay=1`: starts playing. The bare landing address (no
+    /// scenario, link, live broker or embed) plays too, as RaftScope does,
+    /// unless the reader asks for reduced motion or `&autoplay=0`.
     pub autoplay: bool,
     /// `&speed=N`: virtual ms per real second.
     pub speed: Option<u64>,
@@ -24,6 +26,17 @@ pub struct PageUrl {
     pub controls: bool,
     /// `?live=ws://127.0.0.1:9093`: shows a running `groupscope broker`'s group.
     pub live: Option<String>,
+}
+
+/// Whether the reader asked for less motion (`prefers-reduced-motion`).
+fn reduced_motion() -> bool {
+    web_sys::window()
+        .and_then(|w| {
+            w.match_media("(prefers-reduced-motion: reduce)")
+                .ok()
+                .flatten()
+        })
+        .is_some_and(|m| m.matches())
 }
 
 impl PageUrl {
@@ -37,12 +50,17 @@ impl PageUrl {
         let get = |k: &str| params.as_ref().and_then(|p| p.get(k));
         let hash = location.hash().unwrap_or_default();
         let on = |k: &str| get(k).is_some_and(|v| v != "0" && v != "false");
+        let landing = get("scenario").is_none()
+            && !hash.starts_with("#s=")
+            && !on("embed")
+            && get("live").is_none()
+            && get("autoplay").is_none();
         let url = PageUrl {
             scenario: get("scenario"),
             embed: on("embed"),
             shared: hash.strip_prefix("#s=").map(str::to_string),
             theme: get("theme").filter(|t| t == "light" || t == "dark"),
-            autoplay: on("autoplay"),
+            autoplay: on("autoplay") || landing && !reduced_motion(),
             speed: get("speed").and_then(|s| s.trim().parse().ok()),
             controls: get("controls").is_none_or(|v| v != "0" && v != "false"),
             live: get("live").filter(|v| !v.is_empty()),

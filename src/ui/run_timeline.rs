@@ -54,7 +54,31 @@ fn lane(kind: MarkerKind) -> &'static str {
     }
 }
 
-fn marker(m: &Marker, t: &RunTimeline, on_msg: &Callback<Msg>) -> Html {
+/// How far (in % of the axis) markers on one lane must be apart to be
+/// told apart; closer ones are set side by side (`nudges`).
+const CLOSE_PERCENT: f64 = 1.2;
+
+/// Per marker, how many places it moves right so that markers at (nearly)
+/// the same time on one lane sit side by side, each one clickable (three
+/// consumers starting at t = 0 are three markers, not one on top of two).
+fn nudges(t: &RunTimeline) -> Vec<u32> {
+    let mut out: Vec<u32> = Vec::with_capacity(t.markers.len());
+    for (i, m) in t.markers.iter().enumerate() {
+        let at = percent(m.at_ms, t.end_ms);
+        let n = t.markers[..i]
+            .iter()
+            .zip(&out)
+            .filter(|(p, _)| lane(p.kind) == lane(m.kind))
+            .filter(|(p, _)| (percent(p.at_ms, t.end_ms) - at).abs() < CLOSE_PERCENT)
+            .map(|(_, &k)| k + 1)
+            .max()
+            .unwrap_or(0);
+        out.push(n);
+    }
+    out
+}
+
+fn marker(m: &Marker, nudge: u32, t: &RunTimeline, on_msg: &Callback<Msg>) -> Html {
     let at_ms = m.at_ms;
     let onclick = on_msg.reform(move |e: MouseEvent| {
         e.stop_propagation();
@@ -67,7 +91,7 @@ fn marker(m: &Marker, t: &RunTimeline, on_msg: &Callback<Msg>) -> Html {
         <button type="button" class={classes!("run-marker", format!("run-marker-{}", m.kind.name()),
                                               lane(m.kind), ahead.then_some("run-marker-ahead"))}
                 data-testid="timeline-marker" data-kind={m.kind.name()} data-ms={at_ms.to_string()}
-                style={format!("left: {}%", fixed(percent(at_ms, t.end_ms), 3))}
+                style={format!("left: calc({}% + {}px)", fixed(percent(at_ms, t.end_ms), 3), 14 * nudge)}
                 aria-label={label.clone()} title={format!("{label}: jump there")} {onclick}>
             <span aria-hidden="true">{ glyph(m.kind) }</span>
         </button>
@@ -161,7 +185,7 @@ pub fn RunTimelineView(props: &RunTimelineProps) -> Html {
                 <div class="run-reached" style={format!("width: {}%", fixed(percent(t.reached_ms, t.end_ms), 3))}></div>
                 <div class="run-now" style={format!("left: {}%", fixed(percent(t.now_ms, t.end_ms), 3))}
                      aria-hidden="true"></div>
-                { for t.markers.iter().map(|m| marker(m, t, &props.on_msg)) }
+                { for t.markers.iter().zip(nudges(t)).map(|(m, n)| marker(m, n, t, &props.on_msg)) }
             </div>
             <div class="run-spans" ref={rows} onclick={on_rows} aria-hidden="true"
                  title="Group state (bands, generation numbers) and each consumer's process (filled while it runs), up to the time reached: click to jump">

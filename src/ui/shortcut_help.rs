@@ -10,14 +10,21 @@ use web_sys::HtmlDialogElement;
 use yew::prelude::*;
 
 /// The keys, as the dialog lists them: key, what it does.
-pub const SHORTCUTS: [(&str, &str); 7] = [
-    ("Space", "Play or pause virtual time"),
+pub const SHORTCUTS: [(&str, &str); 8] = [
+    (
+        "Space",
+        "Play or pause virtual time (on a focused button: press it)",
+    ),
     (
         "→",
         "Step: run the next event (the line under the transport says which)",
     ),
     ("←", "Step back one event"),
     ("N", "Next state: run to the next change you can see"),
+    (
+        "K",
+        "Next key moment: jump just past the story's next restart, return or end",
+    ),
     ("?", "Show this list"),
     ("Escape", "Close this list, a dialog, or the lesson"),
     (

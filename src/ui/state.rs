@@ -88,6 +88,8 @@ pub enum Msg {
     /// Jump to virtual time `ms` (the run timeline): after the last event
     /// at or before it, running ahead as needed (bounded).
     SeekMs(u64),
+    /// Jump just past the story's next key moment (`guide::next_key_moment`).
+    NextKeyMoment,
     ShowError(String),
     /// Dismisses `error-banner`'s dismissable errors: the general one and
     /// the add-partitions form's (a bad setting stays until it is edited).
@@ -343,6 +345,18 @@ impl AppState {
                 self.playing = false;
                 self.seek_ms(ms);
             }
+            Msg::NextKeyMoment => match crate::ui::guide::next_key_moment(self) {
+                Some((_, land)) => {
+                    self.stop_following();
+                    self.playing = false;
+                    self.seek_ms(land);
+                }
+                None => {
+                    self.notice = Some(
+                        "No key moment left: the story has played. Reset starts it again.".into(),
+                    )
+                }
+            },
             Msg::ShowError(e) => self.error = Some(e),
             Msg::DismissError => {
                 self.error = None;

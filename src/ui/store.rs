@@ -103,12 +103,11 @@ pub fn typing_in(tag: &str) -> bool {
 }
 
 /// What a key press on the page means, if anything: Space play/pause,
-/// → step, ← step back, N next state. `target_tag` is the focused element's
-/// tag name; keys typed into a field keep their own meaning (arrows move a
-/// slider), and so does Space on a button — except the time buttons
-/// (`in_transport`), where Space plays and pauses as in a media player
-/// (Enter still presses them).
-pub fn shortcut(key: &str, target_tag: &str, in_transport: bool, modifier: bool) -> Option<Msg> {
+/// → step, ← step back, N next state, K next key moment. `target_tag` is
+/// the focused element's tag name; keys typed into a field keep their own
+/// meaning (arrows move a slider), and so do Space and Enter on a focused
+/// button, the time buttons too: they press it (the shortcuts dialog).
+pub fn shortcut(key: &str, target_tag: &str, modifier: bool) -> Option<Msg> {
     if modifier {
         return None;
     }
@@ -116,12 +115,13 @@ pub fn shortcut(key: &str, target_tag: &str, in_transport: bool, modifier: bool)
     if typing_in(&tag) {
         return None;
     }
-    let on_control = matches!(tag.as_str(), "BUTTON" | "A" | "SUMMARY") && !in_transport;
+    let on_control = matches!(tag.as_str(), "BUTTON" | "A" | "SUMMARY");
     match key {
         " " | "Spacebar" if !on_control => Some(Msg::TogglePlay),
         "ArrowRight" => Some(Msg::Step),
         "ArrowLeft" => Some(Msg::StepBack),
         "n" | "N" => Some(Msg::NextState),
+        "k" | "K" => Some(Msg::NextKeyMoment),
         _ => None,
     }
 }
@@ -149,11 +149,8 @@ pub fn use_shortcuts(dispatch: Callback<Msg>) {
                         }
                     })
                     .unwrap_or_default();
-                let in_transport = target
-                    .as_ref()
-                    .is_some_and(|el| el.closest(".transport").ok().flatten().is_some());
                 let modifier = e.ctrl_key() || e.meta_key() || e.alt_key();
-                if let Some(msg) = shortcut(&e.key(), &tag, in_transport, modifier) {
+                if let Some(msg) = shortcut(&e.key(), &tag, modifier) {
                     e.prevent_default();
                     dispatch.emit(msg);
                 }
@@ -185,30 +182,24 @@ mod tests {
 
     #[test]
     fn shortcuts_map_keys_to_messages_outside_fields() {
-        assert_eq!(shortcut(" ", "BODY", false, false), Some(Msg::TogglePlay));
-        assert_eq!(
-            shortcut("ArrowRight", "BODY", false, false),
-            Some(Msg::Step)
-        );
-        assert_eq!(
-            shortcut("ArrowLeft", "DIV", false, false),
-            Some(Msg::StepBack)
-        );
-        assert_eq!(shortcut("n", "BODY", false, false), Some(Msg::NextState));
-        assert_eq!(shortcut("N", "BUTTON", false, false), Some(Msg::NextState));
-        assert_eq!(shortcut(" ", "BUTTON", true, false), Some(Msg::TogglePlay));
+        assert_eq!(shortcut(" ", "BODY", false), Some(Msg::TogglePlay));
+        assert_eq!(shortcut("ArrowRight", "BODY", false), Some(Msg::Step));
+        assert_eq!(shortcut("ArrowLeft", "DIV", false), Some(Msg::StepBack));
+        assert_eq!(shortcut("n", "BODY", false), Some(Msg::NextState));
+        assert_eq!(shortcut("N", "BUTTON", false), Some(Msg::NextState));
+        assert_eq!(shortcut("k", "BODY", false), Some(Msg::NextKeyMoment));
     }
 
     #[test]
     fn keys_in_fields_on_buttons_or_with_modifiers_keep_their_own_meaning() {
-        assert_eq!(shortcut("ArrowRight", "INPUT", true, false), None);
-        assert_eq!(shortcut("n", "textarea", false, false), None);
-        assert_eq!(shortcut(" ", "SELECT", false, false), None);
+        assert_eq!(shortcut("ArrowRight", "INPUT", false), None);
+        assert_eq!(shortcut("n", "textarea", false), None);
+        assert_eq!(shortcut(" ", "SELECT", false), None);
         assert_eq!(
-            shortcut(" ", "BUTTON", false, false),
+            shortcut(" ", "BUTTON", false),
             None,
-            "Space presses a consumer's button"
+            "Space presses the focused button, Step and Reset too"
         );
-        assert_eq!(shortcut("n", "BODY", false, true), None);
+        assert_eq!(shortcut("n", "BODY", true), None);
     }
 }

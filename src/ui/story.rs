@@ -34,7 +34,9 @@ pub fn visible(entry: &LogEntry) -> bool {
             | ClientAction::Assigned { .. }
             | ClientAction::PollTimeout { .. }
             | ClientAction::Fenced { .. }
-            | ClientAction::Failed { .. } => true,
+            | ClientAction::Failed { .. }
+            | ClientAction::Restoring { .. }
+            | ClientAction::Restored { .. } => true,
             ClientAction::Rejoin { revoked, .. } => !revoked.is_empty(),
             _ => false,
         },

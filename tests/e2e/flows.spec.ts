@@ -184,7 +184,7 @@ test("a preset runs from the keyboard alone", async ({ page }) => {
   await page.keyboard.press("ArrowLeft");
 
   // Tab to Play, then to Speed: End is the fastest; back to Play, Space plays.
-  for (let i = 0; i < 10 && (await active()) !== "Play"; i++) await page.keyboard.press("Tab");
+  for (let i = 0; i < 12 && (await active()) !== "Play"; i++) await page.keyboard.press("Tab");
   expect(await active()).toBe("Play");
   await page.keyboard.press("Tab");
   expect(await active()).toBe("Speed");
@@ -208,27 +208,43 @@ test("a preset runs from the keyboard alone", async ({ page }) => {
   expect(problems).toEqual([]);
 });
 
-test("Space plays and pauses from the page and from a time button, Enter presses the button", async ({ page }) => {
+test("Space plays and pauses from the page; on a focused button Enter and Space press it", async ({ page }) => {
   await page.goto("/?scenario=rolling-restart-static");
   await page.keyboard.press("Space");
   await expect(button(page, "Pause")).toBeVisible();
   await page.keyboard.press("Space");
   await expect(button(page, "Play")).toBeVisible();
+  // As the shortcuts dialog says: Enter or Space presses the focused button,
+  // the time buttons too (Step, Next state, Step back, Reset).
   await button(page, "Step").focus();
   const timeline = page.locator('input[aria-label="Timeline"]');
   const before = Number(await timeline.inputValue());
   await page.keyboard.press("Enter");
   await expect(timeline).toHaveValue(String(before + 1));
   await page.keyboard.press("Space");
-  await expect(button(page, "Pause")).toBeVisible();
-  await page.keyboard.press("Space");
+  await expect(timeline).toHaveValue(String(before + 2));
   await expect(button(page, "Play")).toBeVisible();
+  await button(page, "Step back").focus();
+  await page.keyboard.press("Space");
+  await expect(timeline).toHaveValue(String(before + 1));
+  await button(page, "Next state").focus();
+  await page.keyboard.press("Space");
+  await expect.poll(async () => Number(await timeline.inputValue())).toBeGreaterThan(before + 1);
+  await expect(button(page, "Play")).toBeVisible();
+  await button(page, "Reset").focus();
+  await page.keyboard.press("Space");
+  await expect(timeline).toHaveValue("0");
+  await expect(button(page, "Play")).toBeVisible();
+  // On the Play button itself, Space presses it: it plays.
+  await button(page, "Play").focus();
+  await page.keyboard.press("Space");
+  await expect(button(page, "Pause")).toBeVisible();
 });
 
 test("an unknown scenario opens the default one with an error banner", async ({ page }) => {
   await page.goto("/?scenario=no-such-thing");
   await expect(page.getByTestId("error-banner")).toContainText("no-such-thing");
-  await expect(page.getByRole("combobox", { name: "Scenario" })).toHaveValue("kip345-restart");
+  await expect(page.getByRole("combobox", { name: "Scenario" })).toHaveValue("stateful-restart");
   await expect(page.getByTestId("member")).toHaveCount(3);
   await button(page, "Dismiss").click();
   await expect(page.getByTestId("error-banner")).toHaveCount(0);

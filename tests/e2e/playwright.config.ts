@@ -26,6 +26,11 @@ export default defineConfig({
     // and so the test tools some specs inject into it (axe-core, mermaid).
     // reliability.spec.ts turns it back on to test the app under it.
     bypassCSP: true,
+    // The bare landing page plays its story by itself unless the reader
+    // asks for reduced motion: the specs ask for it, so every page opens
+    // at t = 0 as they expect; landing.spec.ts asks for motion to test the
+    // autoplay itself.
+    reducedMotion: "reduce",
     launchOptions: {
       executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
       args: [

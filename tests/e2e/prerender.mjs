@@ -3,7 +3,9 @@
 //   node prerender.mjs DIST [SCREENSHOT_DIR]
 //
 // It opens the built app (DIST/index.html) in headless Chromium, waits for
-// the default view (`/`: the default preset, paused at t=0) and copies the
+// the default view (`/`: the default preset at t=0; each page here asks for
+// reduced motion, under which the landing story does not start playing by
+// itself, so the first view is the same frame every time) and copies the
 // DOM Yew rendered into DIST/index.html's `<div id="gs-shell">`, so the
 // browser paints the page before the wasm has arrived. The shell is inert and
 // aria-hidden and carries no data-testid: the tests and assistive technology
@@ -78,7 +80,7 @@ const server = await serveDir(dist);
 const browser = await chromium.launch(CHROMIUM);
 try {
   // 1. Render the default view and copy it into index.html.
-  const page = await browser.newPage({ viewport: VIEWPORT });
+  const page = await browser.newPage({ viewport: VIEWPORT, reducedMotion: "reduce" });
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
   await page.goto(`${server.url}/`);
@@ -96,7 +98,7 @@ try {
   console.log(`prerendered the first view into ${indexPath}: ${Buffer.byteLength(html)} bytes of HTML`);
 
   // 2. The shell alone (wasm blocked) against the app: same boxes?
-  const shellPage = await browser.newPage({ viewport: VIEWPORT });
+  const shellPage = await browser.newPage({ viewport: VIEWPORT, reducedMotion: "reduce" });
   await shellPage.route("**/*.wasm", (route) => route.abort());
   await shellPage.goto(`${server.url}/`, { waitUntil: "load" });
   const before = await shellPage.evaluate(boxes);
@@ -104,7 +106,7 @@ try {
   const shellShot = await shellPage.screenshot(shots ? { path: join(shots, "first-view-shell.png") } : {});
   await shellPage.close();
 
-  const appPage = await browser.newPage({ viewport: VIEWPORT });
+  const appPage = await browser.newPage({ viewport: VIEWPORT, reducedMotion: "reduce" });
   await appPage.goto(`${server.url}/`);
   await appPage.waitForSelector('body > .app [data-testid="group-state"]');
   const shellLeft = await appPage.evaluate(() => document.getElementById("gs-shell") !== null);

@@ -79,7 +79,7 @@ test("the page runs under its strict Content-Security-Policy without a violation
   await button(page, "Pause").click();
   for (const name of ["Export Mermaid", "Export trace", "Export Markdown", "Export scenario"]) {
     const [download] = await Promise.all([page.waitForEvent("download"), button(page, name).click()]);
-    expect(download.suggestedFilename()).toMatch(/^kip345-restart\./);
+    expect(download.suggestedFilename()).toMatch(/^stateful-restart\./);
   }
   await button(page, "Share link").click();
   const link = await page.getByRole("textbox", { name: "Link to this scenario and step" }).inputValue();

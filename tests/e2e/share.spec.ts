@@ -249,7 +249,7 @@ test("a corrupted #s= link opens the default scenario with error-banner", async 
   await page.goto("/#s=v1.eJzLSM3JyQcABiwCFQ-broken");
   await expect(page.getByTestId("error-banner")).toContainText("cannot be opened");
   await expect(page.getByTestId("group-state")).toHaveText("Empty");
-  await expect(page.getByRole("combobox", { name: "Scenario" })).toHaveValue("kip345-restart");
+  await expect(page.getByRole("combobox", { name: "Scenario" })).toHaveValue("stateful-restart");
 });
 
 test("importing a bad file names the JSON path and keeps the session", async ({ page }) => {

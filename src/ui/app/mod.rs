@@ -22,7 +22,7 @@ use super::break_even::BreakEven;
 use super::compare_view::CompareView;
 use super::consumers::Consumers;
 use super::event_log::EventLog;
-use super::format::{preset_hint, story_over, LIVE_HINT, PROTOCOL_HINT};
+use super::format::story_over;
 use super::instance_map::InstanceMap;
 use super::lesson_view::{start_button, LessonPanel};
 use super::live_socket::use_live_socket;
@@ -96,7 +96,7 @@ fn full_page(page: &PageViews, on_msg: &Callback<Msg>, store: &Store) -> Html {
             </div>
             <CompareView view={Rc::clone(&page.compare)} mode={chrome.compare_mode} on_msg={on_msg.clone()}
                          can_compare={!chrome.protocol}>
-                { mode_buttons(page, on_msg) }
+                { mode_buttons(page, on_msg, true) }
             </CompareView>
             // Three columns on a wide screen, so what a story changes (the
             // state, the grid, the map) sits on the first screen together.
@@ -200,34 +200,26 @@ fn status_line(page: &PageViews, on_msg: &Callback<Msg>, buttons: bool) -> Html 
         <>
         <ForkNotice text={chrome.fork_notice.clone()} on_msg={on_msg.clone()} />
         <div class="guide-row">
-            <StatusLine hint={guidance(chrome, over)} story_over={over}
+            <StatusLine hint={page.hint.clone()} story_over={over}
                         notice={chrome.notice.clone()}
                         error={chrome.error.clone()} settings_error={chrome.settings_error.clone()}
                         partitions_error={chrome.partitions_error.clone()} on_msg={on_msg.clone()} />
             if buttons {
-                { mode_buttons(page, on_msg) }
+                { mode_buttons(page, on_msg, false) }
             }
         </div>
         </>
     }
 }
 
-/// The guidance line: live mode's, a protocol scenario's, or the preset's.
-fn guidance(chrome: &page_views::Chrome, over: bool) -> &'static str {
-    if chrome.live.is_some() {
-        LIVE_HINT
-    } else if chrome.protocol {
-        PROTOCOL_HINT
-    } else {
-        preset_hint(chrome.preset.as_deref(), over)
-    }
-}
-
-/// `Start lesson` and `Keyboard shortcuts`.
-fn mode_buttons(page: &PageViews, on_msg: &Callback<Msg>) -> Html {
+/// `Start lesson` (the full page only: the embed has no lesson panel)
+/// and `Keyboard shortcuts`.
+fn mode_buttons(page: &PageViews, on_msg: &Callback<Msg>, lesson: bool) -> Html {
     html! {
         <>
-            { start_button(page.chrome.lesson.is_some(), on_msg) }
+            if lesson {
+                { start_button(page.chrome.lesson.is_some(), on_msg) }
+            }
             <ShortcutHelp />
         </>
     }

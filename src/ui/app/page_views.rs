@@ -122,6 +122,8 @@ pub struct CompareViews {
     /// Partitions in all (the chart's top).
     pub total: u32,
     pub now_ms: u64,
+    /// What the whole stories of the two panes show, in a sentence.
+    pub verdict: String,
 }
 
 impl CompareViews {
@@ -148,8 +150,28 @@ impl CompareViews {
                 .max()
                 .unwrap_or(0),
             now_ms: s.world.now_ms(),
+            verdict: crate::ui::verdict::verdict(
+                c.mode,
+                &crate::ui::verdict::Facts::of(&c.base),
+                crate::ui::compare::labels(c.mode),
+                &c.panes[0].whole,
+                &c.panes[1].whole,
+            ),
         })
     }
+}
+
+/// The verdict on this story's static and dynamic twins, whole stories
+/// (none for a protocol scenario, or when a twin cannot run).
+fn twin_verdict(file: &ScenarioFile) -> Option<String> {
+    file.actions.as_ref()?;
+    let mode = crate::ui::compare::CompareMode::StaticVsDynamic;
+    let [s, d] = crate::ui::compare::whole_twins(mode, file).ok()?;
+    Some(crate::ui::verdict::static_vs_dynamic(
+        &crate::ui::verdict::Facts::of(file),
+        &s,
+        &d,
+    ))
 }
 
 /// The views of one store version.
@@ -161,6 +183,8 @@ pub struct PageViews {
     pub log: Rc<(Rc<Vec<LogView>>, usize)>,
     pub chrome: Rc<Chrome>,
     pub compare: Rc<Option<CompareViews>>,
+    /// The guidance line (`guide::hint`).
+    pub hint: AttrValue,
 }
 
 /// Reads the state once per store version and memoises each view.
@@ -191,6 +215,18 @@ pub fn use_page_views(store: UseReducerHandle<Store>) -> PageViews {
         let store = store.clone();
         use_memo(version, move |_| CompareViews::of(&store.state()))
     };
+    // The twins run whole once per scenario, not per step.
+    let verdict = {
+        let scenario = store.state().scenario.clone();
+        use_memo(scenario, twin_verdict)
+    };
+    let hint = {
+        let store = store.clone();
+        let verdict = Rc::clone(&verdict);
+        use_memo(version, move |_| {
+            AttrValue::from(crate::ui::guide::hint(&store.state(), verdict.as_deref()))
+        })
+    };
     let chrome = use_memo(version, move |_| Chrome::of(&store.state()));
     PageViews {
         snap,
@@ -198,5 +234,6 @@ pub fn use_page_views(store: UseReducerHandle<Store>) -> PageViews {
         log,
         chrome,
         compare,
+        hint: (*hint).clone(),
     }
 }

@@ -6,8 +6,8 @@ use yew::prelude::*;
 /// Props of [`StatusLine`].
 #[derive(Properties, PartialEq)]
 pub struct StatusLineProps {
-    /// The preset's guidance, shown when there is nothing else to say.
-    pub hint: &'static str,
+    /// The guidance (`guide::hint`), shown when there is nothing else to say.
+    pub hint: AttrValue,
     /// The preset's story has played and `hint` says what it showed: shown
     /// under a notice too (the end of the run is when it matters most).
     #[prop_or_default]
@@ -55,7 +55,7 @@ pub fn StatusLine(props: &StatusLineProps) -> Html {
                     <p class="notice" role="status">{ n }</p>
                 }
                 if props.notice.is_none() || props.story_over {
-                    <p class="hint" role="status">{ props.hint }</p>
+                    <p class="hint" role="status" data-testid="hint">{ props.hint.clone() }</p>
                 }
             }
         </div>

@@ -87,6 +87,10 @@ pub fn MetricsPanel(props: &MetricsPanelProps) -> Html {
                     <dd class="mx-value num">{ format_seconds(after_ms) }</dd>
                     <dd class="mx-hint">{ "partition time lost to restarts and failures, summed over partitions" }</dd>
                 </div>
+                if m.restore_ms > 0 {
+                    { tile("restore", "Of it, restoring state", format_seconds(m.restore_ms - m.startup_restore_ms),
+                           "after start-up, partitions waiting while a consumer new to them rebuilt their state (restore_ms)") }
+                }
                 { tile("startup", "Start-up", format_seconds(m.startup_unavailable_ms),
                        if m.started_up { "forming the group: the same for static and dynamic" }
                        else { "forming the group: not every partition is consumed yet" }) }

@@ -38,37 +38,39 @@ pub fn save(file: &FileOut) -> Result<(), String> {
     Ok(())
 }
 
-/// Writes `text` to the clipboard when the page may (a secure context);
-/// returns false when the API is missing, so the caller shows the text
-/// selected instead.
-pub fn copy(text: &str) -> bool {
+/// Writes `text` to the clipboard when the page may (a secure context),
+/// and tells `done` whether it was written: false at once when the API is
+/// missing, else when the browser has answered (a refused permission
+/// rejects), so the page says "copied" only when it was.
+pub fn copy(text: &str, done: Callback<bool>) {
     let Some(navigator) = web_sys::window().map(|w| w.navigator()) else {
-        return false;
+        return done.emit(false);
     };
     let clipboard = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard"))
         .ok()
         .filter(|c| c.is_object());
     let Some(clipboard) = clipboard else {
-        return false;
+        return done.emit(false);
     };
     let write = js_sys::Reflect::get(&clipboard, &JsValue::from_str("writeText"))
         .ok()
         .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
     let Some(write) = write else {
-        return false;
+        return done.emit(false);
     };
-    match write.call1(&clipboard, &JsValue::from_str(text)) {
-        Ok(promise) => {
-            // A refusal (no permission) only leaves the selected field to copy from.
-            if let Ok(p) = promise.dyn_into::<js_sys::Promise>() {
-                let ignore = Closure::<dyn FnMut(JsValue)>::new(|_: JsValue| {});
-                let _ = p.catch(&ignore);
-                ignore.forget();
-            }
-            true
-        }
-        Err(_) => false,
-    }
+    let promise = write
+        .call1(&clipboard, &JsValue::from_str(text))
+        .ok()
+        .and_then(|p| p.dyn_into::<js_sys::Promise>().ok());
+    let Some(promise) = promise else {
+        return done.emit(false);
+    };
+    let ok = done.clone();
+    let written = Closure::once(move |_: JsValue| ok.emit(true));
+    let refused = Closure::once(move |_: JsValue| done.emit(false));
+    let _ = promise.then2(&written, &refused);
+    written.forget();
+    refused.forget();
 }
 
 /// Reads `file` as text and hands it to `done` (or why it could not be read).

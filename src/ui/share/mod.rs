@@ -38,7 +38,8 @@ pub struct ShareBarProps {
 /// with a confirmation.
 #[component]
 pub fn ShareBar(props: &ShareBarProps) -> Html {
-    let shared = use_state(|| None::<(String, bool)>);
+    // The link shown, and whether the clipboard took it (None: not answered yet).
+    let shared = use_state(|| None::<(String, Option<bool>)>);
     let link_ref = use_node_ref();
     {
         let link_ref = link_ref.clone();
@@ -55,8 +56,12 @@ pub fn ShareBar(props: &ShareBarProps) -> Html {
             match fragment {
                 Ok(f) => {
                     let url = format!("{}{f}", page_base());
-                    let copied = browser::copy(&url);
-                    shared.set(Some((url, copied)));
+                    shared.set(Some((url.clone(), None)));
+                    let (shared, shown) = (shared.clone(), url.clone());
+                    let answered = Callback::from(move |copied: bool| {
+                        shared.set(Some((shown.clone(), Some(copied))));
+                    });
+                    browser::copy(&url, answered);
                 }
                 Err(e) => on_msg.emit(Msg::ShowError(format!("Share link: {e}"))),
             }
@@ -115,7 +120,11 @@ pub fn ShareBar(props: &ShareBarProps) -> Html {
             if let Some((url, copied)) = &*shared {
                 <div class="share-result">
                     <p class="share-confirm" role="status">
-                        { if *copied { "Link copied to the clipboard." } else { "Copy this link:" } }
+                        { match copied {
+                            Some(true) => "Link copied to the clipboard.",
+                            Some(false) => "The clipboard refused it: copy this link (selected) by hand:",
+                            None => "Copying…",
+                        } }
                     </p>
                     <input ref={link_ref} class="share-url" type="text" readonly=true value={url.clone()}
                            aria-label="Link to this scenario and step" />

@@ -1,5 +1,5 @@
 //! The transport bar: time is the main control (RaftScope). Reset, Step back,
-//! Step, Next state, one Play/Pause toggle, the speed, the virtual clock and
+//! Step, Next state, Next key moment, one Play/Pause toggle, the speed, the virtual clock and
 //! the timeline scrubber ([`timeline`]). Each button's accessible name is
 //! exactly the contract's (`Step`, `Play` / `Pause`, …); the icons are
 //! decoration.
@@ -42,6 +42,7 @@ enum Icon {
     StepBack,
     Step,
     NextState,
+    KeyMoment,
     Play,
     Pause,
 }
@@ -53,6 +54,9 @@ impl Icon {
             Icon::StepBack => "M3 2.5h2v11H3zM13 2.5v11L6 8z",
             Icon::Step => "M3 2.5v11L10 8zM11 2.5h2v11h-2z",
             Icon::NextState => "M1.5 2.5v11L7 8zM7 2.5v11L12.5 8zM12.5 2.5h2v11h-2z",
+            Icon::KeyMoment => {
+                "M8 1.5l1.9 4.2 4.6.4-3.5 3 1.1 4.5L8 11.2l-4.1 2.4 1.1-4.5-3.5-3 4.6-.4z"
+            }
             Icon::Play => "M4 2v12l10-6z",
             Icon::Pause => "M3.5 2.5h3v11h-3zM9.5 2.5h3v11h-3z",
         }
@@ -151,6 +155,7 @@ fn time_buttons(props: &TransportProps) -> Html {
             { tool_button("Step back", Icon::StepBack, Some("←"), at_start, "tool-back", send(Msg::StepBack)) }
             { tool_button("Step", Icon::Step, Some("→"), props.ended, "tool-step", send(Msg::Step)) }
             { tool_button("Next state", Icon::NextState, Some("N"), props.ended, "tool-next", send(Msg::NextState)) }
+            { tool_button("Next key moment", Icon::KeyMoment, Some("K"), props.ended, "tool-key", send(Msg::NextKeyMoment)) }
             { tool_button(play_name, play_icon, Some("Space"), false, play_class, send(Msg::TogglePlay)) }
         </div>
     }
