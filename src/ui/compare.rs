@@ -41,6 +41,9 @@ pub struct Pane {
     /// `(virtual ms, partitions being consumed)`, in time order; a sample is
     /// taken whenever the count changes (and at the clock's time).
     pub samples: Vec<(u64, u32)>,
+    /// `(virtual ms, partitions whose state is being restored)`, taken at
+    /// the same moments, while any consumer restores (empty otherwise).
+    pub restoring: Vec<(u64, u32)>,
     /// The user's actions this pane could not mirror, and why (a consumer
     /// it does not have).
     pub notes: Vec<String>,
@@ -58,6 +61,7 @@ impl Pane {
             scenario,
             world,
             samples: Vec::new(),
+            restoring: Vec::new(),
             notes: Vec::new(),
             whole,
         };
@@ -75,6 +79,16 @@ impl Pane {
         if self.samples.len() > MAX_SAMPLES {
             thin(&mut self.samples);
         }
+        let r = restoring(&self.world);
+        if r > 0 || !self.restoring.is_empty() {
+            match self.restoring.last_mut() {
+                Some(last) if last.0 == at => last.1 = r,
+                _ => self.restoring.push((at, r)),
+            }
+            if self.restoring.len() > MAX_SAMPLES {
+                thin(&mut self.restoring);
+            }
+        }
     }
 
     /// Runs to `now_ms` (rebuilding from the start if that is in the past).
@@ -84,14 +98,15 @@ impl Pane {
             if let Ok(world) = world_of(&self.scenario, self.scenario.seed) {
                 self.world = world;
                 self.samples.clear();
+                self.restoring.clear();
                 self.sample();
             }
         }
         let mut n = 0;
-        let mut last = consumed(&self.world);
+        let mut last = (consumed(&self.world), restoring(&self.world));
         while n < FOLLOW_MAX_STEPS && self.world.step_until(now_ms) {
             n += 1;
-            let c = consumed(&self.world);
+            let c = (consumed(&self.world), restoring(&self.world));
             if c != last {
                 last = c;
                 self.sample();
@@ -129,6 +144,16 @@ pub fn consumed(world: &World) -> u32 {
             .flat_map(|c| c.owned.iter()),
     );
     held.len() as u32
+}
+
+/// Partitions whose state a running consumer is restoring now.
+pub fn restoring(world: &World) -> u32 {
+    world
+        .clients()
+        .iter()
+        .filter(|c| c.state.is_running())
+        .map(|c| c.restoring.len() as u32)
+        .sum()
 }
 
 /// Partitions in the world's topics.

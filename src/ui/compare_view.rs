@@ -152,7 +152,14 @@ fn diff_strip(v: &CompareViews) -> Html {
             value.to_string()
         }
     };
+    let figures: Vec<&Figure> = FIGURES
+        .iter()
+        .filter(|f| f.0 != "restore" || restores)
+        .collect();
+    // A row per pane and a column per figure: two short rows fit the first
+    // screen beside the panes' titles.
     html! {
+        <div class="compare-strip-wrap">
         <table class="compare-diff" data-testid="compare-strip"
                aria-label={format!("{} so far", choice(v.mode).0)}>
             <caption class="compare-caption">
@@ -162,15 +169,14 @@ fn diff_strip(v: &CompareViews) -> Html {
             <thead>
                 <tr>
                     <th scope="col">{ format!("at {}", format_virtual_time(v.now_ms)) }</th>
-                    { for v.panes.iter().map(|p| html! { <th scope="col">{ p.label }</th> }) }
+                    { for figures.iter().map(|f| html! { <th scope="col" data-figure={f.0}>{ f.1 }</th> }) }
                 </tr>
             </thead>
             <tbody>
-                // The restore row only where a pane restores anything.
-                { for FIGURES.iter().filter(|f| f.0 != "restore" || restores).map(|(figure, name, pick, ms)| html! {
-                    <tr data-figure={*figure}>
-                        <th scope="row">{ *name }</th>
-                        { for v.panes.iter().enumerate().map(|(i, p)| {
+                { for v.panes.iter().enumerate().map(|(i, p)| html! {
+                    <tr data-label={p.label}>
+                        <th scope="row" class={side_class(i)}>{ p.label }</th>
+                        { for figures.iter().map(|(figure, _, pick, ms)| {
                             let (now, whole) = (pick(&p.diff), pick(&p.whole));
                             html! {
                                 <td class={classes!("num", side_class(i))} data-label={p.label}>
@@ -192,6 +198,7 @@ fn diff_strip(v: &CompareViews) -> Html {
                 }) }
             </tbody>
         </table>
+        </div>
     }
 }
 
@@ -233,12 +240,21 @@ fn chart(v: &CompareViews) -> Html {
                         <polyline points={line(&p.samples)} />
                     </g>
                 }) }
+                // Partitions waiting for their state, per pane, dotted.
+                { for v.panes.iter().enumerate().filter(|(_, p)| !p.restoring.is_empty()).map(|(i, p)| html! {
+                    <g class={classes!("restore-series", side_class(i))} data-restoring={p.label}>
+                        <polyline points={line(&p.restoring)} />
+                    </g>
+                }) }
             </svg>
             <figcaption class="compare-legend">
                 { for v.panes.iter().enumerate().map(|(i, p)| html! {
                     <><span class={classes!("legend", side_class(i))}>{ format!("— {}", p.label) }</span>{ " " }</>
                 }) }
                 { " · partitions being consumed over virtual time" }
+                if v.panes.iter().any(|p| !p.restoring.is_empty()) {
+                    { " · dotted: partitions waiting while their state is restored" }
+                }
             </figcaption>
         </figure>
     }

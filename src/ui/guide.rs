@@ -87,7 +87,7 @@ fn rebalances_after(m: &Metrics) -> u64 {
 }
 
 /// The run's figures after start-up, in one sentence.
-fn figures(state: &AppState) -> String {
+pub fn figures(state: &AppState) -> String {
     let m = state.world.metrics();
     let after = m.partition_unavailable_ms - m.startup_unavailable_ms;
     let mut out = format!(
@@ -163,9 +163,10 @@ pub fn hint(state: &AppState, verdict: Option<&str>) -> String {
             capitalise_first(&figures(state))
         ),
     };
+    // The verdict's first sentence (its figures); compare mode has the rest.
     if let Some(v) = verdict {
         out.push_str(" Compare static vs dynamic: ");
-        out.push_str(v);
+        out.push_str(v.split_inclusive(". ").next().unwrap_or(v).trim_end());
     }
     out
 }

@@ -77,7 +77,7 @@ pub struct Stage {
 }
 
 /// The steps, in order.
-pub const STAGES: [Stage; 8] = [
+pub const STAGES: [Stage; 9] = [
     Stage {
         title: "A dynamic rolling restart",
         text: "Twelve consumers without group.instance.id are restarted one by one, each down 20 s; \
@@ -120,14 +120,30 @@ pub const STAGES: [Stage; 8] = [
         region: Region::Compare,
     },
     Stage {
+        title: "State makes a move expensive",
+        text: "Kafka Streams keeps state per task: a partition that moves to another instance must have \
+               its store restored from the changelog before it is processed again (10 s here, often \
+               minutes in production). Static A comes back within its session and gets t-0..2 back with \
+               their state: nothing moves and nothing is restored. Its dynamic twin rebalances twice and \
+               restores every partition that changed hands. Outlined: the compare section — the strip \
+               and the verdict under it give both costs from this run; the dotted lines in the chart count \
+               the partitions waiting for their state.",
+        preset: "stateful-restart",
+        at_ms: 60_000,
+        compare: true,
+        break_even: false,
+        region: Region::Compare,
+    },
+    Stage {
         title: "When static membership does not pay",
         text: "Static membership moves the cost, it does not remove it: while a static member is down \
                nobody consumes its partitions. Here two consumers whose batches take no time restart \
                for 60 s each; a dynamic survivor would take the partitions over within a heartbeat. \
                Outlined: the Break-even explorer — the simulator reruns this scenario over restart \
-               durations, static against dynamic, and marks the break-even point and the \
-               session-timeout cliff. Static pays \
-               off when batches take time, groups are large or state must be restored after a move.",
+               durations, static against dynamic, and marks where its curves cross and the \
+               session-timeout cliff; its second choice, state to restore, shows how far a move's \
+               restore moves that point. Static pays off when batches take time, groups are large or \
+               state must be restored after a move.",
         preset: "slow-restart-static",
         at_ms: 100_000,
         compare: false,

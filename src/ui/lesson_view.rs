@@ -32,6 +32,10 @@ pub fn start_button(open: bool, on_msg: &Callback<Msg>) -> Html {
 pub struct LessonPanelProps {
     /// The step shown, or `None` while the lesson is closed.
     pub step: Option<LessonStep>,
+    /// The run's figures where the step stands (`guide::figures`), so its
+    /// claims sit next to the numbers that show them.
+    #[prop_or_default]
+    pub figures: AttrValue,
     pub on_msg: Callback<Msg>,
 }
 
@@ -60,6 +64,7 @@ pub fn LessonPanel(props: &LessonPanelProps) -> Html {
             <p class="lesson-kicker">{ format!("Why static membership? · step {} of {}", step.number(), STAGES.len()) }</p>
             <h2 id="lesson-title" class="lesson-title" tabindex="-1" ref={heading}>{ stage.title }</h2>
             <p class="lesson-text" aria-live="polite">{ stage.text }</p>
+            <p class="lesson-figures" data-testid="lesson-figures">{ format!("This run so far: {}.", props.figures) }</p>
             <div class="lesson-buttons">
                 <button type="button" class={classes!("action", step.is_first().then_some("idle"))}
                         onclick={send(LessonMsg::Back)}>{ "Back" }</button>

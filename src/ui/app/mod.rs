@@ -84,7 +84,7 @@ fn full_page(page: &PageViews, on_msg: &Callback<Msg>, store: &Store) -> Html {
                 <ScenarioPicker selected={chrome.preset.clone()} on_msg={on_msg.clone()} />
                 <ShareBar store={store.clone()} on_msg={on_msg.clone()} />
             </header>
-            <LessonPanel step={chrome.lesson} on_msg={on_msg.clone()} />
+            <LessonPanel step={chrome.lesson} figures={page.lesson_figures.clone()} on_msg={on_msg.clone()} />
             <ScenarioDescription text={chrome.description.clone()} />
             { live_badge(chrome) }
             { transport(page, on_msg) }

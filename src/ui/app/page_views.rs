@@ -111,6 +111,8 @@ pub struct PaneView {
     pub whole: Outcome,
     /// `(virtual ms, partitions being consumed)`.
     pub samples: Rc<Vec<(u64, u32)>>,
+    /// `(virtual ms, partitions being restored)`, empty without restores.
+    pub restoring: Rc<Vec<(u64, u32)>>,
 }
 
 /// Compare mode as the page shows it (`None` while off).
@@ -140,6 +142,7 @@ impl CompareViews {
                     diff: Outcome::of(&p.world),
                     whole: p.whole,
                     samples: Rc::new(p.samples.clone()),
+                    restoring: Rc::new(p.restoring.clone()),
                     notes: Rc::new(p.notes.clone()),
                 })
                 .collect(),
@@ -185,6 +188,8 @@ pub struct PageViews {
     pub compare: Rc<Option<CompareViews>>,
     /// The guidance line (`guide::hint`).
     pub hint: AttrValue,
+    /// The run's figures in a sentence, while the lesson is open.
+    pub lesson_figures: AttrValue,
 }
 
 /// Reads the state once per store version and memoises each view.
@@ -227,6 +232,16 @@ pub fn use_page_views(store: UseReducerHandle<Store>) -> PageViews {
             AttrValue::from(crate::ui::guide::hint(&store.state(), verdict.as_deref()))
         })
     };
+    let lesson_figures = {
+        let store = store.clone();
+        use_memo(version, move |_| {
+            let s = store.state();
+            AttrValue::from(match s.lesson {
+                Some(_) => crate::ui::guide::figures(&s),
+                None => String::new(),
+            })
+        })
+    };
     let chrome = use_memo(version, move |_| Chrome::of(&store.state()));
     PageViews {
         snap,
@@ -235,5 +250,6 @@ pub fn use_page_views(store: UseReducerHandle<Store>) -> PageViews {
         chrome,
         compare,
         hint: (*hint).clone(),
+        lesson_figures: (*lesson_figures).clone(),
     }
 }

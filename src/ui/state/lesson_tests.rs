@@ -104,9 +104,27 @@ fn the_static_rollout_step_shows_new_member_ids_at_generation_one() {
     assert_eq!(s.world.metrics().partition_moves, 0);
 }
 
+/// The stateful step: static A's restart moved and restored nothing, and
+/// the compare twins' whole stories say what the dynamic group paid.
+#[test]
+fn the_stateful_step_shows_no_move_for_static_and_restores_for_dynamic() {
+    let s = at_step(4);
+    assert_eq!(STAGES[3].region, Region::Compare);
+    let m = s.world.metrics();
+    assert_eq!(m.partition_moves, 0);
+    assert_eq!(
+        m.restore_ms, m.startup_restore_ms,
+        "no restore after start-up"
+    );
+    let c = s.compare.as_ref().expect("compare is on");
+    let (st, dy) = (c.panes[0].whole, c.panes[1].whole);
+    assert!(st.unavailable_after_startup_ms * 2 < dy.unavailable_after_startup_ms);
+    assert!(dy.restore_ms > 0 && st.restore_ms == 0);
+}
+
 #[test]
 fn the_session_timeout_steps_show_the_removal_then_the_second_rebalance() {
-    let s = at_step(5);
+    let s = at_step(6);
     let snap = s.world.snapshot();
     let ids: Vec<&str> = snap
         .instances
@@ -115,7 +133,7 @@ fn the_session_timeout_steps_show_the_removal_then_the_second_rebalance() {
         .collect();
     assert_eq!(ids, ["B", "C"]);
     assert_eq!(s.world.generation(), 2);
-    let s = at_step(6);
+    let s = at_step(7);
     assert_eq!(s.world.generation(), 3);
     let markers = s.run_timeline().markers;
     let rebalances = markers
@@ -129,7 +147,7 @@ fn the_session_timeout_steps_show_the_removal_then_the_second_rebalance() {
 
 #[test]
 fn the_duplicate_step_shows_a_fenced_and_a_copy_holding_its_partitions() {
-    let s = at_step(7);
+    let s = at_step(8);
     let snap = s.world.snapshot();
     let card = |n: &str| snap.consumers.iter().find(|c| c.name == n).unwrap();
     assert_eq!(card("A").state, ClientState::Fenced);
@@ -139,7 +157,7 @@ fn the_duplicate_step_shows_a_fenced_and_a_copy_holding_its_partitions() {
 
 #[test]
 fn the_admin_removal_step_shows_every_partition_with_a_or_b() {
-    let s = at_step(8);
+    let s = at_step(9);
     assert_eq!(s.world.generation(), 2);
     let snap = s.world.snapshot();
     assert!(snap

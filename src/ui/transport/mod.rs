@@ -76,7 +76,7 @@ impl Icon {
 /// never disabled: where one has nothing to do (Step at the end of the run)
 /// it is drawn dimmed (`idle`) and pressing it says why.
 fn tool_button(
-    name: &'static str,
+    (name, short): (&'static str, &'static str),
     icon: Icon,
     keys: Option<&'static str>,
     idle: bool,
@@ -92,6 +92,8 @@ fn tool_button(
                 aria-keyshortcuts={keys.map(keyshortcut)} {onclick}>
             { icon.svg() }
             <span class="tool-text" aria-hidden="true">{ name }</span>
+            // A phone shows this word under the icon (part of the name).
+            <span class="tool-short" aria-hidden="true">{ short }</span>
         </button>
     }
 }
@@ -144,18 +146,18 @@ fn time_buttons(props: &TransportProps) -> Html {
         Callback::from(move |_: MouseEvent| on_msg.emit(msg.clone()))
     };
     let (play_name, play_icon, play_class) = if props.playing {
-        ("Pause", Icon::Pause, "tool-play playing")
+        (("Pause", "Pause"), Icon::Pause, "tool-play playing")
     } else {
-        ("Play", Icon::Play, "tool-play")
+        (("Play", "Play"), Icon::Play, "tool-play")
     };
     let at_start = props.steps == 0;
     html! {
         <div class="transport-buttons">
-            { tool_button("Reset", Icon::Reset, None, false, "tool-reset", send(Msg::Reset)) }
-            { tool_button("Step back", Icon::StepBack, Some("←"), at_start, "tool-back", send(Msg::StepBack)) }
-            { tool_button("Step", Icon::Step, Some("→"), props.ended, "tool-step", send(Msg::Step)) }
-            { tool_button("Next state", Icon::NextState, Some("N"), props.ended, "tool-next", send(Msg::NextState)) }
-            { tool_button("Next key moment", Icon::KeyMoment, Some("K"), props.ended, "tool-key", send(Msg::NextKeyMoment)) }
+            { tool_button(("Reset", "Reset"), Icon::Reset, None, false, "tool-reset", send(Msg::Reset)) }
+            { tool_button(("Step back", "Back"), Icon::StepBack, Some("←"), at_start, "tool-back", send(Msg::StepBack)) }
+            { tool_button(("Step", "Step"), Icon::Step, Some("→"), props.ended, "tool-step", send(Msg::Step)) }
+            { tool_button(("Next state", "Next"), Icon::NextState, Some("N"), props.ended, "tool-next", send(Msg::NextState)) }
+            { tool_button(("Next key moment", "Key"), Icon::KeyMoment, Some("K"), props.ended, "tool-key", send(Msg::NextKeyMoment)) }
             { tool_button(play_name, play_icon, Some("Space"), false, play_class, send(Msg::TogglePlay)) }
         </div>
     }
