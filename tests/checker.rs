@@ -2,8 +2,9 @@
 //! whose expectations all hold (checked first, so a failure is caused by the
 //! one change), makes one expectation wrong, and requires `groupscope check`
 //! to exit 1 naming the step and the field. The same file goes through the
-//! independent checker (`../shared/tools/check-trace.py`), which must fail too;
-//! with `CI=true` that checker must exist.
+//! independent checker the repository keeps (`tools/check-trace.py`), which
+//! must fail too, and through the shared contract's copy
+//! (`../shared/tools/check-trace.py`) when that checkout sits beside it.
 
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -110,22 +111,18 @@ fn write(scenario: &Value) -> PathBuf {
     path
 }
 
-/// The independent checker, if it is there. In CI (`CI=true`) it must be.
-fn trace_checker() -> Option<PathBuf> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/tools/check-trace.py");
-    if path.is_file() {
-        return Some(path);
+/// The independent checkers: the repository's own, and the shared
+/// contract's copy when its checkout sits beside the repository.
+fn trace_checkers() -> Vec<(&'static str, PathBuf)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let own = root.join("tools/check-trace.py");
+    assert!(own.is_file(), "{} is missing", own.display());
+    let mut out = vec![("tools/check-trace.py", own)];
+    let shared = root.join("../shared/tools/check-trace.py");
+    if shared.is_file() {
+        out.push(("../shared/tools/check-trace.py", shared));
     }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "CI=true but the independent checker {} is missing",
-        path.display()
-    );
-    eprintln!(
-        "note: {} not found; only `groupscope check` was run",
-        path.display()
-    );
-    None
+    out
 }
 
 /// (exit code, stdout) of `groupscope check FILE`, then of the independent checker.
@@ -140,7 +137,7 @@ fn verdicts(path: &Path) -> Vec<(&'static str, Option<i32>, String)> {
         ours.status.code(),
         String::from_utf8_lossy(&ours.stdout).into_owned(),
     )];
-    if let Some(script) = trace_checker() {
+    for (name, script) in trace_checkers() {
         let theirs = Command::new("python3")
             .arg(script)
             .arg("--cli")
@@ -149,7 +146,7 @@ fn verdicts(path: &Path) -> Vec<(&'static str, Option<i32>, String)> {
             .output()
             .expect("python3 runs");
         out.push((
-            "check-trace.py",
+            name,
             theirs.status.code(),
             String::from_utf8_lossy(&theirs.stdout).into_owned(),
         ));
