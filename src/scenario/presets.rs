@@ -4,7 +4,7 @@
 use super::{parse, ScenarioFile};
 
 /// `(id, JSON text)` of every preset, in the order the UI lists them.
-pub const PRESETS: [(&str, &str); 11] = [
+pub const PRESETS: [(&str, &str); 12] = [
     (
         "stateful-restart",
         include_str!("../../static/scenarios/stateful-restart.json"),
@@ -12,6 +12,10 @@ pub const PRESETS: [(&str, &str); 11] = [
     (
         "kip345-restart",
         include_str!("../../static/scenarios/kip345-restart.json"),
+    ),
+    (
+        "streams-rolling-restart",
+        include_str!("../../static/scenarios/streams-rolling-restart.json"),
     ),
     (
         "rolling-restart-static",

@@ -181,6 +181,7 @@ pub fn preset_title(id: &str) -> &'static str {
     match id {
         "stateful-restart" => "Stateful restart: static keeps its state (KIP-345)",
         "kip345-restart" => "Static restart, no rebalance (KIP-345)",
+        "streams-rolling-restart" => "Kafka Streams rolling restart: tasks keep their state",
         "rolling-restart-static" => "Rolling restart, static members",
         "rolling-restart-dynamic" => "Rolling restart, dynamic members",
         "slow-restart-static" => "Slow restarts, static members (static loses)",
@@ -237,6 +238,9 @@ pub fn preset_intro(id: &str) -> &'static str {
             "Watch A restart with its state: its partitions wait for it, nobody else stops, and nothing is restored."
         }
         "kip345-restart" => "Watch A restart without a rebalance.",
+        "streams-rolling-restart" => {
+            "Three Kafka Streams instances restart one by one; watch the generation and the restores."
+        }
         "rolling-restart-static" => {
             "Twelve static pods restart one by one; watch the generation."
         }

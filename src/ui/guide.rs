@@ -189,6 +189,9 @@ fn preset_outcome(id: &str, m: &Metrics, state: &AppState) -> Option<&'static st
         "kip345-restart" if quiet => Some(
             "A came back under its instance id: same generation, same partitions, no rebalance.",
         ),
+        "streams-rolling-restart" if quiet => Some(
+            "Every instance restarted and every stream thread got its tasks back with their state: no rebalance, no move, no restore.",
+        ),
         "rolling-restart-static" if quiet => {
             Some("Every pod restarted and the generation never moved.")
         }
