@@ -14,8 +14,17 @@ use web_sys::{Element, HtmlElement, HtmlInputElement};
 wasm_bindgen_test_configure!(run_in_browser);
 
 /// Mounts the app into a fresh `<div>` and waits until Yew has rendered it.
+/// The address asks for no autoplay (`?autoplay=0`): the bare landing page
+/// would start playing its story, and these tests read it at t = 0.
 async fn mount_app() -> Element {
-    let document = web_sys::window().unwrap().document().unwrap();
+    let window = web_sys::window().unwrap();
+    let keep_paused = wasm_bindgen::JsValue::NULL;
+    window
+        .history()
+        .unwrap()
+        .replace_state_with_url(&keep_paused, "", Some("?autoplay=0"))
+        .unwrap();
+    let document = window.document().unwrap();
     let root = document.create_element("div").unwrap();
     document.body().unwrap().append_child(&root).unwrap();
     yew::Renderer::<groupscope::ui::App>::with_root(root.clone()).render();

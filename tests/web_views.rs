@@ -621,10 +621,28 @@ async fn the_metrics_count_one_rebalance_and_list_every_consumer() {
     let after = m.partition_unavailable_ms - m.startup_unavailable_ms;
     assert_eq!(attr(&headline, "data-ms"), after.to_string());
     assert!(text(&headline).contains("after start-up"));
+    // The no-owner row and the sum close the table; the rows add up to the
+    // headline in ms, and as shown.
+    let foot = all(&root, "tfoot tr");
     assert_eq!(
-        all(&root, "tfoot tr").len(),
-        1,
-        "the no-owner row closes the table"
+        foot.len(),
+        2,
+        "the no-owner row and the sum close the table"
+    );
+    assert_eq!(attr(&foot[1], "data-consumer"), "all");
+    let ms_of = |r: &Element| -> u64 { attr(&one(r, "td[data-ms]"), "data-ms").parse().unwrap() };
+    let parts: u64 = all(&root, "tbody tr").iter().map(ms_of).sum::<u64>() + ms_of(&foot[0]);
+    assert_eq!(parts, after, "the rows add up to the headline");
+    assert_eq!(ms_of(&foot[1]), after);
+    let tenths = |r: &Element| -> u64 {
+        let t = text(&one(r, "td[data-ms]"));
+        (t.trim_end_matches(" s").parse::<f64>().unwrap() * 10.0).round() as u64
+    };
+    let shown: u64 = all(&root, "tbody tr").iter().map(tenths).sum::<u64>() + tenths(&foot[0]);
+    assert_eq!(
+        shown,
+        tenths(&foot[1]),
+        "the shown parts add up to the shown sum"
     );
     assert_eq!(value("rebalances"), "1");
     assert_eq!(value("partitions-moved"), "0");
