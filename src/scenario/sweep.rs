@@ -126,7 +126,7 @@ fn lead(p: &SweepPoint) -> i64 {
 /// between the two sides crosses at its middle.
 pub fn crossings(points: &[SweepPoint]) -> Vec<Crossing> {
     let mut sorted: Vec<&SweepPoint> = points.iter().collect();
-    sorted.sort_by_key(|p| p.restart_ms);
+    crate::ordered::sort_by_key(&mut sorted, |p| p.restart_ms);
     let mut out = Vec::new();
     // The last point where one mode was strictly cheaper: its index and lead.
     let mut last: Option<(usize, i64)> = None;

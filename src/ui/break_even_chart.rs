@@ -61,7 +61,7 @@ pub fn durations(file: &ScenarioFile) -> Vec<u64> {
     if let Some(own) = current_restart_ms(file).filter(|ms| (1..=range_end(file)).contains(ms)) {
         d.push(own);
     }
-    d.sort_unstable();
+    crate::ordered::sort(&mut d);
     d.dedup();
     d
 }
@@ -172,7 +172,7 @@ fn tick_label(ms: u64, step: u64) -> String {
 pub fn chart(points: &[SweepPoint], durations: &[u64], file: &ScenarioFile, width: f64) -> Chart {
     let width = width.clamp(MIN_WIDTH, MAX_WIDTH);
     let mut sorted = points.to_vec();
-    sorted.sort_by_key(|p| p.restart_ms);
+    crate::ordered::sort_by_key(&mut sorted, |p| p.restart_ms);
     let x_max = durations.last().copied().unwrap_or(1).max(1);
     let highest = sorted
         .iter()
@@ -270,7 +270,7 @@ fn say_ms(ms: u64) -> String {
 pub fn summary(points: &[SweepPoint]) -> Vec<Piece> {
     let text = |s: String| Piece::Text(s);
     let mut sorted = points.to_vec();
-    sorted.sort_by_key(|p| p.restart_ms);
+    crate::ordered::sort_by_key(&mut sorted, |p| p.restart_ms);
     let (Some(first), Some(last)) = (sorted.first(), sorted.last()) else {
         return vec![text("No restart in this scenario to sweep.".to_string())];
     };

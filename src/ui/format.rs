@@ -27,7 +27,7 @@ pub fn tenths_adding_up(parts: &[u64]) -> Vec<u64> {
     let mut shown: Vec<u64> = parts.iter().map(|p| p / 100 * 100).collect();
     let missing = (total / 100 * 100 - shown.iter().sum::<u64>()) / 100;
     let mut by_loss: Vec<usize> = (0..parts.len()).collect();
-    by_loss.sort_by_key(|&i| (std::cmp::Reverse(parts[i] % 100), i));
+    crate::ordered::sort_by_key(&mut by_loss, |&i| (std::cmp::Reverse(parts[i] % 100), i));
     for &i in by_loss.iter().take(missing as usize) {
         shown[i] += 100;
     }

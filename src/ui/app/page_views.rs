@@ -56,11 +56,21 @@ pub struct Chrome {
     pub protocol: bool,
     /// Live mode's badge: its words and its state.
     pub live: Option<(AttrValue, &'static str)>,
+    /// The guidance line (`guide::hint`).
+    pub hint: AttrValue,
+    /// The run's figures in a sentence, while the lesson is open.
+    pub lesson_figures: AttrValue,
 }
 
 impl Chrome {
-    fn of(s: &AppState) -> Self {
+    /// The chrome of `s`; `verdict`: the sentence on its story's twins.
+    fn of(s: &AppState, verdict: Option<&str>) -> Self {
         Chrome {
+            hint: crate::ui::guide::hint(s, verdict).into(),
+            lesson_figures: match s.lesson {
+                Some(_) => crate::ui::guide::figures(s).into(),
+                None => AttrValue::default(),
+            },
             // In live mode, Play follows the broker (and Pause stays put).
             playing: s.live.as_ref().map_or(s.playing, |l| l.following),
             protocol: s.is_protocol(),
@@ -225,31 +235,14 @@ pub fn use_page_views(store: UseReducerHandle<Store>) -> PageViews {
         let scenario = store.state().scenario.clone();
         use_memo(scenario, twin_verdict)
     };
-    let hint = {
-        let store = store.clone();
-        let verdict = Rc::clone(&verdict);
-        use_memo(version, move |_| {
-            AttrValue::from(crate::ui::guide::hint(&store.state(), verdict.as_deref()))
-        })
-    };
-    let lesson_figures = {
-        let store = store.clone();
-        use_memo(version, move |_| {
-            let s = store.state();
-            AttrValue::from(match s.lesson {
-                Some(_) => crate::ui::guide::figures(&s),
-                None => String::new(),
-            })
-        })
-    };
-    let chrome = use_memo(version, move |_| Chrome::of(&store.state()));
+    let chrome = use_memo(version, move |_| Chrome::of(&store.state(), verdict.as_deref()));
     PageViews {
         snap,
         messages,
         log,
+        hint: chrome.hint.clone(),
+        lesson_figures: chrome.lesson_figures.clone(),
         chrome,
         compare,
-        hint: (*hint).clone(),
-        lesson_figures: (*lesson_figures).clone(),
     }
 }
