@@ -66,6 +66,30 @@ pub fn preset(id: &str) -> Option<ScenarioFile> {
         .and_then(|(_, text)| parse(text).ok())
 }
 
+/// Whether `file` is the preset `id` as shipped (not changed by a form):
+/// the preset is parsed once per thread and kept, as this is asked at
+/// every frame of the page.
+pub fn is_preset(id: &str, file: &ScenarioFile) -> bool {
+    thread_local! {
+        static PARSED: std::cell::RefCell<Vec<(&'static str, Option<ScenarioFile>)>> =
+            const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let Some(&(id, _)) = PRESETS.iter().find(|(i, _)| *i == id) else {
+        return false;
+    };
+    PARSED.with(|parsed| {
+        let mut parsed = parsed.borrow_mut();
+        let at = match parsed.iter().position(|(i, _)| *i == id) {
+            Some(at) => at,
+            None => {
+                parsed.push((id, preset(id)));
+                parsed.len() - 1
+            }
+        };
+        parsed[at].1.as_ref() == Some(file)
+    })
+}
+
 /// Every preset id.
 pub fn ids() -> impl Iterator<Item = &'static str> {
     PRESETS.iter().map(|(id, _)| *id)

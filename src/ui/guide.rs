@@ -9,6 +9,7 @@ use super::format::{format_seconds, preset_intro, story_over, LIVE_HINT, PROTOCO
 use super::state::AppState;
 use crate::scenario::presets;
 use crate::sim::metrics::Metrics;
+use crate::sim::Snapshot;
 
 /// A moment of the scripted story worth jumping to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -86,13 +87,14 @@ fn rebalances_after(m: &Metrics) -> u64 {
     m.rebalances - m.startup_rebalances
 }
 
-/// The run's figures after start-up, in one sentence.
-pub fn figures(state: &AppState) -> String {
-    let m = state.world.metrics();
+/// The run's figures after start-up, in one sentence (from the page's
+/// snapshot: its metrics are settled already).
+pub fn figures(snap: &Snapshot) -> String {
+    let m = &snap.metrics;
     let after = m.partition_unavailable_ms - m.startup_unavailable_ms;
     let mut out = format!(
         "generation {}, {} after start-up, {} moved, {} of partition time lost",
-        state.world.generation(),
+        snap.generation_id.max(0),
         count(rebalances_after(&m), "rebalance", "rebalances"),
         count(m.partition_moves, "partition", "partitions"),
         format_seconds(after)
@@ -118,12 +120,12 @@ fn count(n: u64, one: &str, many: &str) -> String {
 /// the settings form), so the preset's words hold.
 fn as_preset(state: &AppState) -> Option<&str> {
     let id = state.preset.as_deref()?;
-    (presets::preset(id).as_ref() == Some(&state.scenario)).then_some(id)
+    presets::is_preset(id, &state.scenario).then_some(id)
 }
 
-/// The guidance line. `verdict`: compare mode's sentence on this story's
-/// twins, when the page has it.
-pub fn hint(state: &AppState, verdict: Option<&str>) -> String {
+/// The guidance line for `state`, whose world `snap` shows. `verdict`:
+/// compare mode's sentence on this story's twins, when the page has it.
+pub fn hint(state: &AppState, snap: &Snapshot, verdict: Option<&str>) -> String {
     if state.live.is_some() {
         return LIVE_HINT.to_string();
     }
@@ -133,11 +135,10 @@ pub fn hint(state: &AppState, verdict: Option<&str>) -> String {
     if !state.user_actions.is_empty() {
         return format!(
             "Your actions changed the story: {} so far. Compare static vs dynamic mirrors them in both panes; Reset brings the script back.",
-            figures(state)
+            figures(snap)
         );
     }
-    let snap = state.world.snapshot();
-    if !story_over(&state.scenario, &snap) {
+    if !story_over(&state.scenario, snap) {
         let intro = as_preset(state).map(preset_intro).unwrap_or("");
         let next = match next_key_moment(state) {
             Some((m, _)) => format!(
@@ -154,13 +155,12 @@ pub fn hint(state: &AppState, verdict: Option<&str>) -> String {
             .collect::<Vec<_>>()
             .join(" ");
     }
-    let m = state.world.metrics();
-    let told = as_preset(state).and_then(|id| preset_outcome(id, &m, state));
+    let told = as_preset(state).and_then(|id| preset_outcome(id, &snap.metrics, snap));
     let mut out = match told {
-        Some(t) => format!("{t} In figures: {}.", figures(state)),
+        Some(t) => format!("{t} In figures: {}.", figures(snap)),
         None => format!(
             "The story has played: {}.",
-            capitalise_first(&figures(state))
+            capitalise_first(&figures(snap))
         ),
     };
     // The verdict's first sentence (its figures); compare mode has the rest.
@@ -179,7 +179,7 @@ fn capitalise_first(s: &str) -> String {
 }
 
 /// What a preset's story showed, said only when the run's figures show it.
-fn preset_outcome(id: &str, m: &Metrics, state: &AppState) -> Option<&'static str> {
+fn preset_outcome(id: &str, m: &Metrics, snap: &Snapshot) -> Option<&'static str> {
     let quiet = rebalances_after(m) == 0 && m.partition_moves == 0;
     let fenced = |name: &str| m.fenced.iter().any(|f| f == name);
     match id {
@@ -210,7 +210,7 @@ fn preset_outcome(id: &str, m: &Metrics, state: &AppState) -> Option<&'static st
         "scale-out" if rebalances_after(m) >= 1 => {
             Some("C joined and the group rebalanced: static membership saves restarts, not scaling out.")
         }
-        "admin-remove" if state.world.generation() > 1 => {
+        "admin-remove" if snap.generation_id > 1 => {
             Some("One LeaveGroup batch removed C and D by instance id, and A and B took their partitions in one rebalance.")
         }
         "mixed-group" if rebalances_after(m) >= 2 => {
@@ -229,16 +229,16 @@ mod tests {
     #[test]
     fn the_cold_load_hint_names_the_next_key_moment_and_the_jump_lands_after_it() {
         let s = AppState::new(Some("kip345-restart"));
-        let h = hint(&s, None);
+        let h = hint(&s, &s.world.snapshot(), None);
         assert!(h.contains("Next: A restarts at 20.0 s"), "{h}");
         let (m, land) = next_key_moment(&s).unwrap();
         assert_eq!((m.at_ms, land), (20_000, 21_000));
         let s = s.reduce(Msg::NextKeyMoment);
         assert!(s.world.now_ms() <= 21_000 && s.world.now_ms() > 20_000);
         assert!(
-            hint(&s, None).contains("Next: A is back at 28.0 s"),
+            hint(&s, &s.world.snapshot(), None).contains("Next: A is back at 28.0 s"),
             "{}",
-            hint(&s, None)
+            hint(&s, &s.world.snapshot(), None)
         );
         let s = s.reduce(Msg::NextKeyMoment);
         assert!(s.world.now_ms() > 28_000);
@@ -252,7 +252,7 @@ mod tests {
         while !s.world.has_ended() {
             s = s.reduce(Msg::NextKeyMoment);
         }
-        let h = hint(&s, Some("VERDICT"));
+        let h = hint(&s, &s.world.snapshot(), Some("VERDICT"));
         assert!(h.starts_with("A came back under its instance id"), "{h}");
         assert!(
             h.contains("generation 1, 0 rebalances after start-up, 0 partitions moved"),
@@ -271,7 +271,7 @@ mod tests {
         s = s.reduce(Msg::User(UserAction::AddConsumer { is_static: true }));
         s = s.reduce(Msg::User(UserAction::crash("B".into())));
         s = s.reduce(Msg::SeekMs(60_000));
-        let h = hint(&s, None);
+        let h = hint(&s, &s.world.snapshot(), None);
         assert!(
             h.starts_with("Your actions changed the story: generation"),
             "{h}"
@@ -298,7 +298,7 @@ mod tests {
                 s = s.reduce(Msg::NextKeyMoment);
                 n += 1;
             }
-            let h = hint(&s, None);
+            let h = hint(&s, &s.world.snapshot(), None);
             assert!(h.contains("after start-up"), "{id}: {h}");
             assert!(!h.contains("Next:"), "{id}: {h}");
         }

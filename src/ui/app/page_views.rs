@@ -63,12 +63,13 @@ pub struct Chrome {
 }
 
 impl Chrome {
-    /// The chrome of `s`; `verdict`: the sentence on its story's twins.
-    fn of(s: &AppState, verdict: Option<&str>) -> Self {
+    /// The chrome of `s`, whose world `snap` shows; `verdict`: the
+    /// sentence on its story's twins.
+    fn of(s: &AppState, snap: &Snapshot, verdict: Option<&str>) -> Self {
         Chrome {
-            hint: crate::ui::guide::hint(s, verdict).into(),
+            hint: crate::ui::guide::hint(s, snap, verdict).into(),
             lesson_figures: match s.lesson {
-                Some(_) => crate::ui::guide::figures(s).into(),
+                Some(_) => crate::ui::guide::figures(snap).into(),
                 None => AttrValue::default(),
             },
             // In live mode, Play follows the broker (and Pause stays put).
@@ -235,7 +236,12 @@ pub fn use_page_views(store: UseReducerHandle<Store>) -> PageViews {
         let scenario = store.state().scenario.clone();
         use_memo(scenario, twin_verdict)
     };
-    let chrome = use_memo(version, move |_| Chrome::of(&store.state(), verdict.as_deref()));
+    let chrome = {
+        let snap = Rc::clone(&snap);
+        use_memo(version, move |_| {
+            Chrome::of(&store.state(), &snap, verdict.as_deref())
+        })
+    };
     PageViews {
         snap,
         messages,
