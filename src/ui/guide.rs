@@ -95,7 +95,7 @@ pub fn figures(snap: &Snapshot) -> String {
     let mut out = format!(
         "generation {}, {} after start-up, {} moved, {} of partition time lost",
         snap.generation_id.max(0),
-        count(rebalances_after(&m), "rebalance", "rebalances"),
+        count(rebalances_after(m), "rebalance", "rebalances"),
         count(m.partition_moves, "partition", "partitions"),
         format_seconds(after)
     );
