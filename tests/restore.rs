@@ -166,6 +166,42 @@ fn an_eager_rebalance_during_a_restore_starts_it_over_on_the_next_owner() {
     assert!(s["violations"].as_array().unwrap().is_empty(), "{s}");
 }
 
+/// Standby replicas (`standby_replicas`, Kafka Streams'
+/// `num.standby.replicas`): a partition that moves to a consumer that kept a
+/// standby copy of its state restores nothing, so the dynamic group's
+/// restores after A's leave shrink; a static group restores nothing either way.
+#[test]
+fn standby_replicas_make_a_move_to_a_warm_copy_cheap() {
+    let with_standby = |mut f: ScenarioFile| {
+        for c in f.consumers.iter_mut().flatten() {
+            c.standby_replicas = Some(1);
+        }
+        f
+    };
+    let plain = trace(&group(false, json!(4000), "range"));
+    let standby = trace(&with_standby(group(false, json!(4000), "range")));
+    let restored = |lines: &[Value]| restored_partitions(lines, 30_000);
+    assert!(
+        restored(&standby) < restored(&plain),
+        "with standbys {} partitions restored after A's leave, without {}",
+        restored(&standby),
+        restored(&plain)
+    );
+    let after = |lines: &[Value]| {
+        summary(lines)["unavailable_after_startup_ms"]
+            .as_u64()
+            .unwrap()
+    };
+    assert!(after(&standby) < after(&plain));
+    // The moves themselves are the same: standbys change what a move costs.
+    assert_eq!(
+        summary(&standby)["partition_moves"],
+        summary(&plain)["partition_moves"]
+    );
+    let statics = trace(&with_standby(group(true, json!(4000), "range")));
+    assert!(client_lines(&statics, "restoring", 30_000).is_empty());
+}
+
 #[test]
 fn a_bad_restore_range_names_its_field() {
     let mut v = json!({

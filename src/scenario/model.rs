@@ -301,6 +301,11 @@ pub struct ConsumerSpec {
     /// warming up): a number of ms, or a range drawn per partition.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub restore_ms: Option<ProcessingSpec>,
+    /// Kafka Streams' `num.standby.replicas`: how many other instances keep
+    /// a warm copy of the state of each partition this consumer owns, so
+    /// that a move to one of them restores nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub standby_replicas: Option<u32>,
 }
 
 /// A batch's processing time: a number of ms, or a range drawn per poll

@@ -4,7 +4,7 @@
 use super::{parse, ScenarioFile};
 
 /// `(id, JSON text)` of every preset, in the order the UI lists them.
-pub const PRESETS: [(&str, &str); 12] = [
+pub const PRESETS: [(&str, &str); 13] = [
     (
         "stateful-restart",
         include_str!("../../static/scenarios/stateful-restart.json"),
@@ -16,6 +16,10 @@ pub const PRESETS: [(&str, &str); 12] = [
     (
         "streams-rolling-restart",
         include_str!("../../static/scenarios/streams-rolling-restart.json"),
+    ),
+    (
+        "streams-rolling-restart-standby",
+        include_str!("../../static/scenarios/streams-rolling-restart-standby.json"),
     ),
     (
         "rolling-restart-static",

@@ -272,6 +272,7 @@ impl ClientConfig {
             streams_instance: None,
             processing: duration(c.processing_ms),
             restore: duration(c.restore_ms),
+            standby_replicas: c.standby_replicas.unwrap_or(0),
         }
     }
 

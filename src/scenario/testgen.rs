@@ -132,6 +132,7 @@ fn consumer(r: &mut Rng, i: u64, topics: &[TopicSpec]) -> ConsumerSpec {
         // Restores are fuzzed apart (tests/fuzz_inputs.rs), so that the
         // scenarios drawn here stay the ones their digests pin.
         restore_ms: None,
+        standby_replicas: None,
         processing_ms: r.maybe(|r| {
             if r.chance(2) {
                 ProcessingSpec::Fixed(r.range(0, 500))
@@ -400,7 +401,8 @@ mod tests {
     }
 
     /// Random scenarios with state to restore (each consumer a fixed or a
-    /// ranged `restore_ms`, set apart from the generator so its scenarios
+    /// ranged `restore_ms`, and on odd seeds 1-3 standby replicas per
+    /// partition, set apart from the generator so its scenarios
     /// stay those their digests pin): no invariant breaks, the restore is
     /// a part of the unavailable time, and the parts add up, at every 11th
     /// step and at the end.
@@ -412,6 +414,7 @@ mod tests {
             let mut file = super::simulation(seed);
             for (i, c) in file.consumers.iter_mut().flatten().enumerate() {
                 let ms = 500 * ((seed + i as u64) % 7);
+                c.standby_replicas = (seed % 2 == 1).then_some(1 + (seed % 3) as u32);
                 c.restore_ms = Some(match (seed + i as u64) % 3 {
                     0 => ProcessingSpec::Fixed(ms),
                     _ => ProcessingSpec::Range(ProcessingRange {

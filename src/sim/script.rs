@@ -240,6 +240,7 @@ impl Client {
             streams_instance: None,
             processing: Default::default(),
             restore: Default::default(),
+            standby_replicas: 0,
         };
         let mut client = Client::new(config, Default::default());
         client.scripted = true;

@@ -1071,6 +1071,58 @@ impl World {
         }
     }
 
+    /// Kafka Streams' standby replicas (`standby_replicas`) for the
+    /// generation just stored: the state of each partition is followed on
+    /// the next running members after its owner, in the world's order, each
+    /// of another Streams instance than the owner and than each other (the
+    /// StreamsPartitionAssignor never puts a standby task on the instance of
+    /// its active task). A move to one of them restores nothing in the next
+    /// generation (`Client::keep_warm_state`).
+    fn place_standbys(&mut self, generation: i32) {
+        if self.clients.iter().all(|c| c.config.standby_replicas == 0) {
+            return;
+        }
+        let Some(group) = self.coordinator.group() else {
+            return;
+        };
+        let owners: Vec<(usize, Vec<TopicPartition>)> = group
+            .members
+            .iter()
+            .filter_map(|m| Some((self.client_of(&m.member_id)?.0, m.assignment.clone())))
+            .collect();
+        let ring: Vec<usize> = (0..self.clients.len())
+            .filter(|&c| self.clients[c].state.is_running() && owners.iter().any(|(o, _)| *o == c))
+            .collect();
+        let instance = |c: usize| {
+            let cfg = &self.clients[c].config;
+            cfg.streams_instance
+                .as_deref()
+                .unwrap_or(&cfg.name)
+                .to_string()
+        };
+        let mut kept: Vec<Vec<TopicPartition>> = vec![Vec::new(); self.clients.len()];
+        for (owner, parts) in &owners {
+            let wanted = self.clients[*owner].config.standby_replicas as usize;
+            let start = ring.iter().position(|c| c == owner).unwrap_or(0);
+            let mut instances = vec![instance(*owner)];
+            for c in (1..ring.len()).map(|k| ring[(start + k) % ring.len()]) {
+                if instances.len() > wanted {
+                    break;
+                }
+                let i = instance(c);
+                if !instances.contains(&i) {
+                    instances.push(i);
+                    kept[c].extend(parts.iter().cloned());
+                }
+            }
+        }
+        for (c, parts) in kept.into_iter().enumerate() {
+            let standbys = &mut self.clients[c].standbys;
+            standbys.retain(|(g, _)| *g + 1 >= generation);
+            standbys.push((generation, parts));
+        }
+    }
+
     /// The consumer restores these partitions' state first: each one's
     /// restore time is drawn from the seed (a fixed `restore_ms` draws
     /// nothing), and the end of the earliest is armed.
@@ -1290,6 +1342,9 @@ impl World {
         }
         if let Event::MemberFenced { member_id, .. } = &event {
             self.fenced_member_ids.insert(member_id.clone());
+        }
+        if let Event::AssignmentStored { generation_id } = &event {
+            self.place_standbys(*generation_id);
         }
         if let Some(touched) = &mut self.touched {
             event.each_member_id(|id| touched.push(id.clone()));

@@ -182,6 +182,7 @@ pub fn preset_title(id: &str) -> &'static str {
         "stateful-restart" => "Stateful restart: static keeps its state (KIP-345)",
         "kip345-restart" => "Static restart, no rebalance (KIP-345)",
         "streams-rolling-restart" => "Kafka Streams rolling restart: tasks keep their state",
+        "streams-rolling-restart-standby" => "Kafka Streams rolling restart with standby replicas",
         "rolling-restart-static" => "Rolling restart, static members",
         "rolling-restart-dynamic" => "Rolling restart, dynamic members",
         "slow-restart-static" => "Slow restarts, static members (static loses)",
@@ -240,6 +241,9 @@ pub fn preset_intro(id: &str) -> &'static str {
         "kip345-restart" => "Watch A restart without a rebalance.",
         "streams-rolling-restart" => {
             "Three Kafka Streams instances restart one by one; watch the generation and the restores."
+        }
+        "streams-rolling-restart-standby" => {
+            "The same roll with a standby replica per task: compare static vs dynamic to see what standbys save."
         }
         "rolling-restart-static" => {
             "Twelve static pods restart one by one; watch the generation."

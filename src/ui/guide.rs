@@ -189,7 +189,7 @@ fn preset_outcome(id: &str, m: &Metrics, snap: &Snapshot) -> Option<&'static str
         "kip345-restart" if quiet => Some(
             "A came back under its instance id: same generation, same partitions, no rebalance.",
         ),
-        "streams-rolling-restart" if quiet => Some(
+        "streams-rolling-restart" | "streams-rolling-restart-standby" if quiet => Some(
             "Every instance restarted and every stream thread got its tasks back with their state: no rebalance, no move, no restore.",
         ),
         "rolling-restart-static" if quiet => {

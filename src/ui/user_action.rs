@@ -161,6 +161,7 @@ pub(crate) fn new_consumer(
         client_id: None,
         processing_ms: template.and_then(|t| t.processing_ms),
         restore_ms: template.and_then(|t| t.restore_ms),
+        standby_replicas: template.and_then(|t| t.standby_replicas),
         name,
     }
 }

@@ -105,6 +105,8 @@ pub struct ClientConfig {
     /// partition it did not hold in the previous generation (drawn per
     /// partition; zero: no state).
     pub restore: Processing,
+    /// Kafka Streams' `num.standby.replicas` (`World::place_standbys`).
+    pub standby_replicas: u32,
 }
 
 /// Timers a client arms.
@@ -192,6 +194,9 @@ pub struct Client {
     /// its disk), and stale after a generation that gave them elsewhere.
     pub warm: Vec<TopicPartition>,
     pub warm_generation: Option<i32>,
+    /// The standby copies it kept warm, per generation (the last two):
+    /// the partitions of other consumers whose state it follows.
+    pub standbys: Vec<(i32, Vec<TopicPartition>)>,
 }
 
 /// A partition whose state is being restored.
@@ -224,6 +229,7 @@ impl Client {
             restoring: Vec::new(),
             warm: Vec::new(),
             warm_generation: None,
+            standbys: Vec::new(),
         }
     }
 

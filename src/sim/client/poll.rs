@@ -275,6 +275,14 @@ impl Client {
         if !matches!(self.warm_generation, Some(w) if w == g || w + 1 == g) {
             self.warm.clear();
         }
+        // A standby copy kept in this generation or the one before is warm.
+        for (_, kept) in self.standbys.iter().filter(|(s, _)| *s == g || *s + 1 == g) {
+            for p in kept.iter().filter(|p| assignment.contains(p)) {
+                if !self.warm.contains(p) {
+                    self.warm.push(p.clone());
+                }
+            }
+        }
         self.warm.retain(|p| assignment.contains(p));
         self.warm_generation = Some(g);
         self.restoring.retain(|r| assignment.contains(&r.partition));
