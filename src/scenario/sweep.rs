@@ -223,11 +223,32 @@ pub fn with_processing(file: &ScenarioFile, processing: Option<ProcessingSpec>) 
 }
 
 /// `file` with every consumer restoring `restore` per partition new to it
-/// (`None`: no state), nothing else changed.
+/// (`None`: no state). Forming the group takes as much longer as the
+/// longest restore grows, so every action after t = 0 moves by that much
+/// too: the story keeps its shape after start-up (a restart at 20 s with
+/// no state happens at 50 s with 30 s restores, not while the group is
+/// still restoring to start).
 pub fn with_restore(file: &ScenarioFile, restore: Option<ProcessingSpec>) -> ScenarioFile {
+    let longest = |f: &ScenarioFile| {
+        f.consumers
+            .iter()
+            .flatten()
+            .filter_map(|c| c.restore_ms)
+            .map(|r| match r {
+                ProcessingSpec::Fixed(ms) => ms,
+                ProcessingSpec::Range(r) => r.max,
+            })
+            .max()
+            .unwrap_or(0)
+    };
+    let before = longest(file);
     let mut f = file.clone();
     for c in f.consumers.iter_mut().flatten() {
         c.restore_ms = restore;
+    }
+    let shift = longest(&f) as i64 - before as i64;
+    for a in f.actions.iter_mut().flatten().filter(|a| a.at_ms > 0) {
+        a.at_ms = a.at_ms.saturating_add_signed(shift).max(1);
     }
     f.expect_summary = None;
     f
@@ -415,6 +436,26 @@ mod tests {
             static_members: cost(static_ms),
             dynamic_members: cost(dynamic_ms),
         }
+    }
+
+    #[test]
+    fn more_state_to_restore_moves_the_story_after_the_longer_start_up() {
+        use crate::scenario::model::ProcessingSpec;
+        let file = preset("kip345-restart").unwrap();
+        let at = |f: &ScenarioFile| -> Vec<u64> {
+            f.actions.iter().flatten().map(|a| a.at_ms).collect()
+        };
+        let stateful = with_restore(&file, Some(ProcessingSpec::Fixed(30_000)));
+        assert_eq!(at(&stateful), [0, 0, 0, 50_000, 70_000]);
+        // And back: no state again is the file as it was.
+        assert_eq!(at(&with_restore(&stateful, None)), at(&file));
+        // With state, static A's restart is the cheaper at its own 8 s.
+        let p = break_even(&stateful, &[8_000]).unwrap()[0];
+        assert!(
+            p.static_members.unavailable_after_startup_ms > 20_000,
+            "{p:?}"
+        );
+        assert!(p.static_wins(), "{p:?}");
     }
 
     #[test]
