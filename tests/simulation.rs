@@ -533,6 +533,7 @@ fn check_script(script: &Script, seed: u64) -> Result<u64, String> {
         return Err("the run did not reach its end action".into());
     }
     every_partition_consumed_once(&world)?;
+    parts_add_up(&world)?;
     if !world.violations().is_empty() {
         return Err(format!(
             "invariant violations: {:?}\n{}",
@@ -541,6 +542,31 @@ fn check_script(script: &Script, seed: u64) -> Result<u64, String> {
         ));
     }
     Ok(last_unsettled.saturating_sub(last_fault_ms))
+}
+
+/// The per-consumer figures and the unassigned one add up to the total, and
+/// their parts after start-up to the headline (scenario-format.md, "State
+/// to restore": `per_consumer` with `unassigned_unavailable_ms`).
+fn parts_add_up(world: &groupscope::sim::World) -> Result<(), String> {
+    let m = world.metrics();
+    let all: u64 = m.per_consumer.values().map(|c| c.unavailable_ms).sum();
+    let after: u64 = m
+        .per_consumer
+        .values()
+        .map(|c| c.unavailable_after_startup_ms)
+        .sum();
+    let headline = m.partition_unavailable_ms - m.startup_unavailable_ms;
+    if all + m.unassigned_unavailable_ms != m.partition_unavailable_ms
+        || after + m.unassigned_after_startup_ms != headline
+    {
+        return Err(format!(
+            "the per-consumer figures do not add up: {all} + {} against {}, {after} + {} against {headline}",
+            m.unassigned_unavailable_ms,
+            m.partition_unavailable_ms,
+            m.unassigned_after_startup_ms
+        ));
+    }
+    Ok(())
 }
 
 /// Drops actions from a failing script while it still fails (any failure),
