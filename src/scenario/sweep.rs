@@ -159,13 +159,6 @@ pub fn crossings(points: &[SweepPoint]) -> Vec<Crossing> {
     out
 }
 
-/// The first place where the cheaper mode changes, if it does (ms, rounded).
-pub fn crossing(points: &[SweepPoint]) -> Option<u64> {
-    crossings(points)
-        .first()
-        .map(|c| c.restart_ms.round() as u64)
-}
-
 /// The next restart duration a sweep should run to pin its crossings down:
 /// the middle of the widest bracket around a crossing that is still wider
 /// than `resolution_ms` and holds no plotted point, or `None` when every
@@ -318,6 +311,13 @@ pub fn whole_run(file: &ScenarioFile) -> Result<Outcome, ScenarioError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The first place where the cheaper mode changes, if it does (ms, rounded).
+    fn crossing(points: &[SweepPoint]) -> Option<u64> {
+        crossings(points)
+            .first()
+            .map(|c| c.restart_ms.round() as u64)
+    }
     use crate::scenario::presets::preset;
 
     #[test]

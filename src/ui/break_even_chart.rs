@@ -349,16 +349,6 @@ pub fn summary(points: &[SweepPoint]) -> Vec<Piece> {
     }
 }
 
-/// The summary as plain text.
-pub fn summary_text(points: &[SweepPoint]) -> String {
-    summary(points)
-        .into_iter()
-        .map(|p| match p {
-            Piece::Text(t) | Piece::Crossing(_, t) => t,
-        })
-        .collect()
-}
-
 fn capitalised(word: &str) -> String {
     let mut c = word.chars();
     c.next()
@@ -369,6 +359,16 @@ fn capitalised(word: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The summary as plain text.
+    fn summary_text(points: &[SweepPoint]) -> String {
+        summary(points)
+            .into_iter()
+            .map(|p| match p {
+                Piece::Text(t) | Piece::Crossing(_, t) => t,
+            })
+            .collect()
+    }
     use crate::scenario::presets::preset;
     use crate::scenario::sweep::break_even;
 
