@@ -1,14 +1,14 @@
 //! The narrator: the one place where events become sentences.
 //!
 //! The coordinator and the simulator emit events as data
-//! ([`crate::coordinator::Event`], [`crate::sim::WorldEvent`]); this module
+//! ([`crate::coordinator::classic::Event`], [`crate::sim::WorldEvent`]); this module
 //! words them for the event log, the narration caption, the CLI trace's
 //! `text` and the exporters. Nothing parses these sentences back: whoever
 //! needs a fact reads it from the event.
 //!
 //! Layer: above `coordinator` and `sim`, below `scenario` and `ui`.
 
-use crate::coordinator::{
+use crate::coordinator::classic::{
     Api, ErrorCode, Event, PendingRemoval, RebalanceCause, RemovalCause, Rule,
 };
 use crate::ids::{GroupInstanceId, MemberId, TopicPartition};

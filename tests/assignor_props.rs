@@ -5,7 +5,7 @@
 use groupscope::assignor::{
     assign, cooperative_sticky_plan, AssignorKind, MemberOrdering, Subscription,
 };
-use groupscope::coordinator::{MemberId, TopicPartition};
+use groupscope::coordinator::classic::{MemberId, TopicPartition};
 use std::collections::{BTreeMap, BTreeSet};
 
 const CASES: u64 = 3000;

@@ -3,7 +3,7 @@
 //! event exactly as `groupscope run` does on the same file, and the
 //! consumers the views draw follow what their requests and answers said.
 
-use groupscope::coordinator::GroupState;
+use groupscope::coordinator::classic::GroupState;
 use groupscope::scenario::{self, world_of, ScenarioFile};
 use groupscope::sim::{ClientState, World};
 use serde_json::Value;

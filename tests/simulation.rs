@@ -10,7 +10,7 @@
 //! (100,000 scripts of 200 actions) is `#[ignore]`d: run it with
 //! scripts/sweep. A failing script is shrunk and written as a scenario file.
 
-use groupscope::coordinator::GroupState;
+use groupscope::coordinator::classic::GroupState;
 use groupscope::scenario::{self, ScenarioFile};
 use groupscope::scenario::{summary_line, world_of};
 use serde_json::{json, Value};
@@ -636,7 +636,7 @@ fn write_repro(script: &Script, seed: u64, why: &str) -> String {
 /// triggers no rebalance (spec §3 transitions; T11). Kafka leaves them
 /// unassigned until the next rebalance, and so does GroupScope.
 fn withheld_for_good(world: &groupscope::sim::World) -> Vec<String> {
-    use groupscope::coordinator::Event;
+    use groupscope::coordinator::classic::Event;
     use groupscope::sim::WorldEvent;
     let Some(g) = world.coordinator().group() else {
         return Vec::new();
@@ -1217,7 +1217,7 @@ fn losses_end_when_the_link_heals_and_the_group_settles() {
         let g = world.coordinator().group().expect("a group");
         assert_eq!(
             g.state,
-            groupscope::coordinator::GroupState::Stable,
+            groupscope::coordinator::classic::GroupState::Stable,
             "seed {seed}"
         );
         assert!(world.violations().is_empty(), "seed {seed}");

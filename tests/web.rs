@@ -6,7 +6,7 @@
 //! `wasm-bindgen-test-runner` and chromedriver).
 #![cfg(target_arch = "wasm32")]
 
-use groupscope::coordinator::GroupState;
+use groupscope::coordinator::classic::GroupState;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlElement, HtmlInputElement};

@@ -5,7 +5,7 @@
 //! Run with `cargo test --target wasm32-unknown-unknown` (see tests/web.rs).
 #![cfg(target_arch = "wasm32")]
 
-use groupscope::coordinator::GroupState;
+use groupscope::coordinator::classic::GroupState;
 use groupscope::sim::client::ClientState;
 use groupscope::sim::snapshot::Snapshot;
 use groupscope::sim::Source;
@@ -199,7 +199,7 @@ fn thousand_partitions(snap: &Snapshot) -> Snapshot {
     snap.partitions = (0..1_000)
         .map(|i| {
             let mut p = template.clone();
-            p.partition = groupscope::coordinator::TopicPartition::new("big", i);
+            p.partition = groupscope::coordinator::classic::TopicPartition::new("big", i);
             p.owner = Some(["A", "B", "C"][i as usize % 3].into());
             p.consuming = true;
             p.moved = false;

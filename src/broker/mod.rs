@@ -62,7 +62,7 @@ pub mod record;
 pub mod wire;
 pub mod ws;
 
-use crate::coordinator::{Coordinator, CoordinatorConfig, Output, Request, RequestId, Response};
+use crate::coordinator::classic::{Coordinator, CoordinatorConfig, Output, Request, RequestId, Response};
 use record::{Recorder, UNRECORDED};
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
@@ -522,7 +522,7 @@ async fn ticker(broker: Rc<Broker>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::coordinator::{
+    use crate::coordinator::classic::{
         GroupInstanceId, HeartbeatRequest, JoinGroupRequest, MemberId, OffsetFetchRequest,
         Protocol, SyncGroupRequest, TopicPartition,
     };

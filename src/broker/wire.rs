@@ -20,7 +20,7 @@
 //! - ApiVersions responses always use response header v0 (KIP-511).
 
 use super::Broker;
-use crate::coordinator::{self as co, GroupInstanceId, MemberId, Request, Response};
+use crate::coordinator::classic::{self as co, GroupInstanceId, MemberId, Request, Response};
 use crate::ids::{ProtocolName, TopicPartition};
 use bytes::{Buf, BufMut, Bytes, BytesMut};
 use kafka_protocol::messages::*;

@@ -7,7 +7,7 @@
 use super::run::Run;
 use super::text::{md_cell, md_code};
 use super::ExportError;
-use crate::coordinator::{Event, Response};
+use crate::coordinator::classic::{Event, Response};
 use crate::ids::{MemberId, TopicPartition};
 use crate::narrate;
 use crate::scenario::ScenarioFile;

@@ -9,7 +9,7 @@
 use super::run::{Item, Run};
 use super::text::mermaid_text;
 use super::ExportError;
-use crate::coordinator::{Api, ErrorCode, Event};
+use crate::coordinator::classic::{Api, ErrorCode, Event};
 use crate::narrate;
 use crate::scenario::ScenarioFile;
 use crate::sim::snapshot::MessageView;

@@ -7,7 +7,7 @@
 use super::run::Run;
 use super::text::xml;
 use super::ExportError;
-use crate::coordinator::GroupState;
+use crate::coordinator::classic::GroupState;
 use crate::scenario::ScenarioFile;
 use crate::sim::snapshot::PartitionView;
 use crate::sim::Snapshot;

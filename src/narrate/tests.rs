@@ -1,7 +1,7 @@
 //! Every event kind is worded, in a sentence that names the facts it carries.
 
 use super::*;
-use crate::coordinator::{GroupState, LeaveMemberResponse};
+use crate::coordinator::classic::{GroupState, LeaveMemberResponse};
 use crate::defaults;
 use crate::ids::TopicPartition;
 

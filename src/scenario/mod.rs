@@ -19,7 +19,7 @@ pub mod workload;
 pub use model::ScenarioFile;
 pub use simulation::{summary_line, world_of};
 
-use crate::coordinator::CoordinatorConfig;
+use crate::coordinator::classic::CoordinatorConfig;
 use serde_json::Value;
 use std::fmt;
 

@@ -3,7 +3,7 @@
 
 use super::model::*;
 use super::{coordinator_config, step_key, trace, ScenarioError};
-use crate::coordinator::*;
+use crate::coordinator::classic::*;
 use crate::defaults;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};

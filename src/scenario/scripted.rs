@@ -14,7 +14,7 @@
 use super::model::{RequestStep, ScenarioFile};
 use super::protocol::unresolved_request;
 use super::{coordinator_config, step_key, ScenarioError};
-use crate::coordinator::Request;
+use crate::coordinator::classic::Request;
 use crate::sim::{Action, Client, ScriptedRequest, SimSettings, World};
 
 /// Who sends what: the consumers found so far in a protocol scenario

@@ -5,7 +5,7 @@
 use super::model::{ActionStep, ConsumerSpec, ProcessingSpec, ScenarioFile};
 use super::{coordinator_config, trace, ScenarioError};
 use crate::assignor::{AssignorKind, MemberOrdering};
-use crate::coordinator::GroupInstanceId;
+use crate::coordinator::classic::GroupInstanceId;
 use crate::defaults;
 use crate::sim::client::{Client, ClientConfig, Processing};
 use crate::sim::network::{Loss, Spikes};

@@ -5,7 +5,7 @@
 //! member ids the event carries (`World::subject_of`).
 
 use super::client::ConsumerId;
-use crate::coordinator::{Api, ErrorCode, Event, LeaveMemberResponse, Rule};
+use crate::coordinator::classic::{Api, ErrorCode, Event, LeaveMemberResponse, Rule};
 use crate::ids::{GroupInstanceId, TopicPartition};
 
 /// Why a consumer sends JoinGroup again.

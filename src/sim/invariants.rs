@@ -4,7 +4,7 @@
 use super::client::{decode_metadata, Client, ClientState};
 use super::world::World;
 use crate::assignor::AssignorKind;
-use crate::coordinator::{CoordinatorBug, Group, GroupState};
+use crate::coordinator::classic::{CoordinatorBug, Group, GroupState};
 use crate::ids::{GroupInstanceId, MemberId, TopicPartition};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -342,7 +342,7 @@ fn unowned_partition(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::coordinator::{Member, Protocol};
+    use crate::coordinator::classic::{Member, Protocol};
 
     /// A group of `n` static members `m0..` with instance ids `i0..`.
     fn group(n: usize) -> Group {

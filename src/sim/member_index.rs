@@ -4,7 +4,7 @@
 //! simulator's per-event cost independent of the group's size).
 
 use super::client::{Client, ConsumerId};
-use crate::coordinator::MemberId;
+use crate::coordinator::classic::MemberId;
 use crate::ids::IdMap;
 
 /// Per member id, the first consumer (in index order) whose current id it
@@ -124,7 +124,7 @@ pub(super) fn scan_first_holder(clients: &[Client], id: &MemberId) -> Option<Con
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::coordinator::JoinGroupRequest;
+    use crate::coordinator::classic::JoinGroupRequest;
 
     fn client(current: &str, past: &[&str]) -> Client {
         let join = JoinGroupRequest {

@@ -3,7 +3,7 @@
 //! consumers — overall and per consumer.
 
 use super::client::Client;
-use crate::coordinator::{Event, Group, GroupState, MemberId, TopicPartition};
+use crate::coordinator::classic::{Event, Group, GroupState, MemberId, TopicPartition};
 use crate::ids::Topic;
 use serde::Serialize;
 use std::collections::BTreeMap;

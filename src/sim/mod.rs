@@ -29,7 +29,7 @@ pub use snapshot::Snapshot;
 pub use trace::{GroupLine, RequestKey, Requester, TraceRecord};
 pub use world::World;
 
-use crate::coordinator::{CoordinatorConfig, Request};
+use crate::coordinator::classic::{CoordinatorConfig, Request};
 use std::collections::BTreeMap;
 
 /// Twenty-four virtual hours: the default end of a run.

@@ -17,7 +17,7 @@ use super::snapshot::MessageView;
 use super::world::{Sender, World};
 use super::ScriptedRequest;
 use crate::assignor::AssignorKind;
-use crate::coordinator::*;
+use crate::coordinator::classic::*;
 
 /// What the world keeps for its scripted requests. Plain lists: a
 /// protocol scenario binds a few names and has a few requests in flight,
@@ -182,7 +182,7 @@ impl World {
                     let event = WorldEvent::AdminRemoveAnswered { members: r.members };
                     self.log_event(
                         event,
-                        Some(crate::coordinator::Rule::LeaveByInstanceId),
+                        Some(crate::coordinator::classic::Rule::LeaveByInstanceId),
                         None,
                     );
                 }

@@ -5,7 +5,7 @@ use super::client::ClientState;
 use super::event::LogEntry;
 use super::metrics::Metrics;
 use super::world::{Sender, SimEvent, World};
-use crate::coordinator::{Api, ErrorCode, GroupState, TimerKey, TopicPartition};
+use crate::coordinator::classic::{Api, ErrorCode, GroupState, TimerKey, TopicPartition};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -152,7 +152,7 @@ impl World {
     }
 
     /// `ids` (an instance's earlier member ids) as the map shows them.
-    fn earlier_ids(&self, ids: &[crate::coordinator::MemberId]) -> Vec<EarlierMemberId> {
+    fn earlier_ids(&self, ids: &[crate::coordinator::classic::MemberId]) -> Vec<EarlierMemberId> {
         ids.iter()
             .map(|m| EarlierMemberId {
                 member_id: m.to_string(),
@@ -232,8 +232,8 @@ impl World {
     /// grid does not show the kept partitions unowned for those few ms.
     fn awaiting_its_member_id(
         &self,
-        instance: &crate::coordinator::GroupInstanceId,
-        g: &crate::coordinator::Group,
+        instance: &crate::coordinator::classic::GroupInstanceId,
+        g: &crate::coordinator::classic::Group,
     ) -> Option<String> {
         let candidates = || {
             self.clients.iter().filter(|c| {

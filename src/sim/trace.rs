@@ -3,7 +3,7 @@
 //! spec/scenario-format.md; the sim itself writes no file format.
 
 use super::client::ConsumerId;
-use crate::coordinator::{Api, Group, GroupState, Response, Rule};
+use crate::coordinator::classic::{Api, Group, GroupState, Response, Rule};
 use crate::ids::{GroupInstanceId, MemberId};
 
 /// Who sent a simulated request: a consumer (by index) or the admin client.

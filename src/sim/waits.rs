@@ -9,7 +9,7 @@
 
 use super::client::{ClientTimer, ConsumerId};
 use super::queue::Key as QueueKey;
-use crate::coordinator::messages::{Api, RequestId};
+use crate::coordinator::classic::messages::{Api, RequestId};
 
 /// The requests a client waits on (`World::await_answer`): the rest are
 /// sent and forgotten.

@@ -13,7 +13,7 @@ use super::snapshot::MessageView;
 use super::trace::{GroupLine, RequestKey, Requester, TraceRecord};
 use super::waits::Waits;
 use super::{Action, SimSettings};
-use crate::coordinator::*;
+use crate::coordinator::classic::*;
 use crate::defaults::{JOIN_GROUP_TIMEOUT_LAPSE_MS, REQUEST_TIMEOUT_MS, RETRY_BACKOFF_MS};
 use crate::ids::{IdMap, SequenceMap};
 use rand_chacha::ChaCha8Rng;

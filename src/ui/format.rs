@@ -2,7 +2,7 @@
 //! ranges, speeds, per-preset hints. Plain functions with no Yew import, so
 //! they compile and are tested natively like [`super::state`].
 
-use crate::coordinator::{GroupState, TopicPartition};
+use crate::coordinator::classic::{GroupState, TopicPartition};
 use crate::defaults::HEARTBEAT_INTERVAL_MS;
 use crate::scenario::model::ScenarioFile;
 use crate::sim::Snapshot;

@@ -13,7 +13,7 @@
 
 use super::format::{fixed, format_virtual_time};
 use super::marks::{colour_repeats, consumer_class, consumer_index};
-use crate::coordinator::{Api, ErrorCode};
+use crate::coordinator::classic::{Api, ErrorCode};
 use crate::sim::snapshot::{MessageView, Snapshot};
 use std::rc::Rc;
 use yew::prelude::*;

@@ -9,7 +9,7 @@
 //! says so, and that nothing a learner sees changed.
 
 use super::format::{format_seconds, partition_ranges, short_member_id};
-use crate::coordinator::{Event, GroupState, RebalanceCause, RemovalCause};
+use crate::coordinator::classic::{Event, GroupState, RebalanceCause, RemovalCause};
 use crate::ids::{GroupInstanceId, MemberId};
 use crate::narrate;
 use crate::sim::{ClientAction, ConsumerId, LogEntry, World, WorldEvent};

@@ -25,7 +25,7 @@ use super::settings_form::{settings_of, validate_settings};
 use super::step_info::{StepInfo, StepProbe};
 use super::story;
 use super::user_action::{apply_user, validate_user};
-use crate::coordinator::GroupState;
+use crate::coordinator::classic::GroupState;
 use crate::scenario::simulation::world_of;
 use crate::scenario::{self, presets, ScenarioError, ScenarioFile};
 use crate::sim::World;

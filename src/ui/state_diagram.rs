@@ -7,7 +7,7 @@
 
 use super::element_width::use_element_width;
 use super::format::{fixed, num, short_member_id};
-use crate::coordinator::GroupState;
+use crate::coordinator::classic::GroupState;
 use yew::prelude::*;
 
 const NODE_HEIGHT: f64 = 36.0;

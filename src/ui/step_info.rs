@@ -5,7 +5,7 @@
 
 use super::format::format_virtual_time;
 use super::story;
-use crate::coordinator::GroupState;
+use crate::coordinator::classic::GroupState;
 use crate::sim::snapshot::MessageView;
 use crate::sim::World;
 

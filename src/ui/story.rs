@@ -6,7 +6,7 @@
 //! with a [`Marker`] kind. Heartbeats, parked requests and timers are the
 //! machinery behind those changes, not changes a learner sees.
 
-use crate::coordinator::Event;
+use crate::coordinator::classic::Event;
 use crate::sim::{Action, ClientAction, LogEntry, WorldEvent};
 
 /// True when `entry` is a change a learner should see: the group's state

@@ -7,7 +7,7 @@
 //! run goes (kept when stepping back, cut by a new branch, as the markers
 //! are); [`Spans::of`] turns them into spans up to the time reached.
 
-use crate::coordinator::{Event, GroupState};
+use crate::coordinator::classic::{Event, GroupState};
 use crate::sim::{ClientAction, LogEntry, WorldEvent};
 
 /// One change the timeline draws, read from a log entry.

@@ -2,7 +2,7 @@
 
 use clap::Args;
 use groupscope::broker::{self, Options};
-use groupscope::coordinator::CoordinatorConfig;
+use groupscope::coordinator::classic::CoordinatorConfig;
 use groupscope::defaults;
 use std::path::PathBuf;
 

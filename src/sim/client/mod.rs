@@ -13,7 +13,7 @@ pub use poll::{PendingRejoin, Processing};
 
 use super::event::{ClientAction, RejoinCause};
 use crate::assignor::{self, AssignorKind, MemberOrdering, Subscription};
-use crate::coordinator::*;
+use crate::coordinator::classic::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
 

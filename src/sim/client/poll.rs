@@ -16,7 +16,7 @@
 //! and acts at once.
 
 use super::{Client, ClientAction, ClientState, ClientTimer, Effect, RejoinCause, Restoring};
-use crate::coordinator::{
+use crate::coordinator::classic::{
     Api, ErrorCode, LeaveGroupRequest, MemberIdentity, OffsetCommitRequest, OffsetFetchRequest,
     Request,
 };

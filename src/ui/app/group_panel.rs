@@ -1,7 +1,7 @@
 //! The "Group" panel: the read-outs, the state diagram and what is wrong.
 
 use super::group_summary::GroupSummary;
-use crate::coordinator::GroupState;
+use crate::coordinator::classic::GroupState;
 use crate::sim::Snapshot;
 use crate::ui::format::{group_exists, shown_state, shown_transition};
 use crate::ui::panel::Panel;

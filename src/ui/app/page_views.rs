@@ -4,7 +4,7 @@
 //! message flow's messages, the event log's rows, and the [`Chrome`] around
 //! them), so a panel whose view did not change is not rebuilt.
 
-use crate::coordinator::GroupState;
+use crate::coordinator::classic::GroupState;
 use crate::scenario::sweep::Outcome;
 use crate::scenario::ScenarioFile;
 use crate::sim::snapshot::MessageView;

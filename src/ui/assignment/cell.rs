@@ -100,7 +100,7 @@ impl Cell {
 mod tests {
     //! Plain functions, so they run in Node (no browser needed).
     use super::*;
-    use crate::coordinator::TopicPartition;
+    use crate::coordinator::classic::TopicPartition;
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
     fn part(topic: &str, n: u32, owner: Option<&str>, consuming: bool) -> PartitionView {
