@@ -2,34 +2,13 @@
 //! ("The trace"), field for field as `groupscope run` prints them, so the
 //! same expectations judge both.
 
-use super::wire::split_version;
+use super::wire::{error_name, split_version};
 use bytes::Bytes;
-use kafka_protocol::error::ResponseError;
 use kafka_protocol::messages::{
     ConsumerProtocolAssignment, DescribeGroupsResponse, JoinGroupResponse, ResponseKind,
 };
 use kafka_protocol::protocol::{Decodable, StrBytes};
 use serde_json::{json, Map, Value};
-
-/// Kafka's name of an error code (`FENCED_INSTANCE_ID`), as `Errors.java`
-/// spells it; `NONE` for 0.
-pub fn error_name(code: i16) -> String {
-    let Some(error) = ResponseError::try_from_code(code) else {
-        return "NONE".into();
-    };
-    if let ResponseError::Unknown(c) = error {
-        return format!("UNKNOWN_ERROR_CODE_{c}");
-    }
-    let camel = format!("{error:?}");
-    let mut out = String::new();
-    for (i, c) in camel.chars().enumerate() {
-        if c.is_ascii_uppercase() && i > 0 {
-            out.push('_');
-        }
-        out.push(c.to_ascii_uppercase());
-    }
-    out
-}
 
 fn text(s: &StrBytes) -> Value {
     json!(s.as_str())

@@ -4,7 +4,7 @@
 //! UNKNOWN_TOPIC_OR_PARTITION for a topic the broker does not know), and a
 //! transactional producer for `transactional` commits.
 
-use super::lines::error_name;
+use super::wire::error_name;
 use super::wire::{Connection, Outgoing};
 use super::ReplayOptions;
 use crate::scenario::model::ScenarioFile;

@@ -1,7 +1,8 @@
 //! The oracle's pure parts: error names, assignment bytes, the judge's
 //! handling of fields a broker cannot show, time scaling, line order.
 
-use super::lines::{assignment_of, error_name};
+use super::lines::assignment_of;
+use super::wire::error_name;
 use super::requests::assignment_bytes;
 use super::{judge, replay::sort_simultaneous, ReplayOptions};
 use crate::scenario;

@@ -6,6 +6,7 @@
 //! response is sent), so a parked JoinGroup blocks only its own connection.
 
 use bytes::{Buf, BufMut, Bytes, BytesMut};
+use kafka_protocol::error::ResponseError;
 use kafka_protocol::messages::{
     ApiKey, FindCoordinatorRequest, RequestHeader, RequestKind, ResponseHeader, ResponseKind,
 };
@@ -140,7 +141,7 @@ pub fn find_coordinator(bootstrap: &str, key: &str, key_type: i8) -> Result<(Str
             ResponseKind::FindCoordinator(r) if r.error_code == 0 => {
                 return Ok((format!("{}:{}", r.host.as_str(), r.port), r.node_id.0));
             }
-            ResponseKind::FindCoordinator(r) => last = super::lines::error_name(r.error_code),
+            ResponseKind::FindCoordinator(r) => last = error_name(r.error_code),
             other => return Err(format!("FindCoordinator: unexpected {other:?}")),
         }
         std::thread::sleep(Duration::from_millis(200));
@@ -152,4 +153,24 @@ pub fn find_coordinator(bootstrap: &str, key: &str, key_type: i8) -> Result<(Str
 /// bytes start with one (`ConsumerProtocol`, `MessageUtil.toVersionPrefixedBytes`).
 pub fn split_version(bytes: &mut Bytes) -> Option<i16> {
     (bytes.remaining() >= 2).then(|| bytes.get_i16())
+}
+
+/// Kafka's name of an error code (`FENCED_INSTANCE_ID`), as `Errors.java`
+/// spells it; `NONE` for 0.
+pub fn error_name(code: i16) -> String {
+    let Some(error) = ResponseError::try_from_code(code) else {
+        return "NONE".into();
+    };
+    if let ResponseError::Unknown(c) = error {
+        return format!("UNKNOWN_ERROR_CODE_{c}");
+    }
+    let camel = format!("{error:?}");
+    let mut out = String::new();
+    for (i, c) in camel.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            out.push('_');
+        }
+        out.push(c.to_ascii_uppercase());
+    }
+    out
 }

@@ -450,3 +450,8 @@ impl ActionStep {
         }
     }
 }
+
+/// Partitions per topic, as the file declares them.
+pub fn topics_of(file: &ScenarioFile) -> BTreeMap<String, u32> {
+    crate::ordered::map_of(file.topics.iter().map(|t| (t.name.clone(), t.partitions)))
+}

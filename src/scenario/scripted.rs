@@ -129,7 +129,7 @@ pub fn world_of(file: &ScenarioFile, seed: u64) -> Result<(World, Cast), Scenari
         jitter_ms: 0,
         spikes: None,
         loss: None,
-        topics: super::simulation::topics_of(file),
+        topics: super::model::topics_of(file),
         end_ms: steps.last().map_or(0, |s| s.at_ms),
     };
     let mut world = World::new(settings, Vec::new(), Vec::new());

@@ -11,7 +11,7 @@ use crate::sim::client::{Client, ClientConfig, Processing};
 use crate::sim::network::{Loss, Spikes};
 use crate::sim::{Action, SimSettings, World, DEFAULT_END_MS};
 use serde_json::{json, Value};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// A bound on steps for one CLI run, far above any scenario's needs.
 pub const MAX_STEPS: u64 = 20_000_000;
@@ -360,11 +360,6 @@ fn spikes_of(file: &ScenarioFile) -> Result<Option<Spikes>, ScenarioError> {
     }))
 }
 
-/// Partitions per topic, as the file declares them.
-pub fn topics_of(file: &ScenarioFile) -> BTreeMap<String, u32> {
-    crate::ordered::map_of(file.topics.iter().map(|t| (t.name.clone(), t.partitions)))
-}
-
 pub fn world_of(file: &ScenarioFile, seed: u64) -> Result<World, ScenarioError> {
     if file.requests.is_some() {
         // A protocol scenario: its requests, sent as written (sim::script).
@@ -396,7 +391,7 @@ pub fn world_of(file: &ScenarioFile, seed: u64) -> Result<World, ScenarioError> 
         jitter_ms: file.network.as_ref().map_or(0, |n| n.jitter_ms),
         spikes: spikes_of(file)?,
         loss: loss_of(file)?,
-        topics: topics_of(file),
+        topics: super::model::topics_of(file),
         end_ms,
     };
     Ok(World::new(settings, clients_of(file), actions))

@@ -4,7 +4,7 @@
 //! links an entry to its consumer by [`LogEntry::consumer`], or later by the
 //! member ids the event carries (`World::subject_of`).
 
-use super::client::ConsumerId;
+use super::ConsumerId;
 use crate::coordinator::classic::{Api, ErrorCode, Event, LeaveMemberResponse, Rule};
 use crate::ids::{GroupInstanceId, TopicPartition};
 

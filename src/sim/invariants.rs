@@ -2,7 +2,6 @@
 //! [`Violation`]s (to the trace summary and the UI), never panicked on.
 
 use super::client::{decode_metadata, Client, ClientState};
-use super::world::World;
 use crate::assignor::AssignorKind;
 use crate::coordinator::classic::{CoordinatorBug, Group, GroupState};
 use crate::ids::{GroupInstanceId, MemberId, TopicPartition};
@@ -105,35 +104,39 @@ pub fn check_consumer(client: &Client) -> Option<ViolationKind> {
     ))
 }
 
-/// Every invariant the world breaks right now.
-pub fn check(world: &World) -> Vec<Violation> {
-    let mut out: Vec<ViolationKind> = world
-        .coordinator()
-        .bugs()
-        .iter()
-        .cloned()
-        .map(ViolationKind::Coordinator)
-        .collect();
-    if let Some(g) = world.coordinator().group() {
-        match world.touched.as_deref() {
-            Some(touched) if g.members.len() > FULL_CHECK_MAX => {
-                check_static_map_of(g, touched, &mut out)
-            }
-            _ => check_static_map(g, &mut out),
+/// What the invariants read of the world after a step.
+pub struct Observed<'a> {
+    pub group: &'a Group,
+    /// The members the step's events named, when the world keeps them.
+    pub touched: Option<&'a [MemberId]>,
+    /// The generation of the last assignment the world saw stored.
+    pub last_assignment_generation: i32,
+    /// The group entered Stable in this step.
+    pub entered_stable: bool,
+    /// The topics' partitions when the assignment was planned.
+    pub topics_at_assignment: &'a BTreeMap<String, u32>,
+}
+
+/// Every invariant the group breaks right now (the coordinator's own bug
+/// reports aside: the world adds those).
+pub fn check_group(seen: &Observed) -> Vec<ViolationKind> {
+    let g = seen.group;
+    let mut out = Vec::new();
+    match seen.touched {
+        Some(touched) if g.members.len() > FULL_CHECK_MAX => {
+            check_static_map_of(g, touched, &mut out)
         }
-        check_parked(g, &mut out);
-        if g.generation_id < world.last_assignment_generation() {
-            out.push(ViolationKind::GenerationWentBackwards);
-        }
-        // Assignments only change on the way into Stable; check them then.
-        if g.state == GroupState::Stable && world.entered_stable_this_step() {
-            check_ownership(world, g, &mut out);
-        }
+        _ => check_static_map(g, &mut out),
     }
-    let at_ms = world.now_ms();
-    out.into_iter()
-        .map(|kind| Violation { at_ms, kind })
-        .collect()
+    check_parked(g, &mut out);
+    if g.generation_id < seen.last_assignment_generation {
+        out.push(ViolationKind::GenerationWentBackwards);
+    }
+    // Assignments only change on the way into Stable; check them then.
+    if g.state == GroupState::Stable && seen.entered_stable {
+        check_ownership(seen.topics_at_assignment, g, &mut out);
+    }
+    out
 }
 
 /// Groups up to this size have their whole static map checked after every
@@ -216,8 +219,7 @@ fn check_parked(g: &Group, out: &mut Vec<ViolationKind>) {
 
 /// One owner per partition; eager assignors cover every subscribed
 /// partition; cooperative ones hold back only what must be revoked first.
-fn check_ownership(world: &World, g: &Group, out: &mut Vec<ViolationKind>) {
-    let topics = world.topics_at_assignment();
+fn check_ownership(topics: &BTreeMap<String, u32>, g: &Group, out: &mut Vec<ViolationKind>) {
     let (shared, unowned) = match OwnerCounts::of(g, topics) {
         Some(counts) => (
             counts.shared(),

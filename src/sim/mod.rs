@@ -13,24 +13,27 @@ pub mod invariants;
 mod member_index;
 pub mod metrics;
 pub mod network;
-mod queue;
-mod script;
 pub mod snapshot;
 pub mod trace;
-mod waits;
 pub mod world;
 
-pub use client::{Client, ClientConfig, ClientState, ConsumerId};
+pub use client::{Client, ClientConfig, ClientState};
 pub use event::{ClientAction, LogEntry, RejoinCause, Source, WorldEvent};
 pub use invariants::{Violation, ViolationKind};
 pub use metrics::Metrics;
-pub use script::ScriptState;
+pub use world::script::ScriptState;
 pub use snapshot::Snapshot;
 pub use trace::{GroupLine, RequestKey, Requester, TraceRecord};
 pub use world::World;
 
 use crate::coordinator::classic::{CoordinatorConfig, Request};
 use std::collections::BTreeMap;
+
+/// A consumer's identity in the world: its place in `World::clients`,
+/// fixed for the whole run. Its name is for people (the log, the trace);
+/// its incarnation only tells a restarted process's messages from the last.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ConsumerId(pub usize);
 
 /// Twenty-four virtual hours: the default end of a run.
 pub const DEFAULT_END_MS: u64 = 24 * 60 * 60 * 1000;

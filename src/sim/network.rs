@@ -121,7 +121,7 @@ pub fn uniform(rng: &mut ChaCha8Rng, min: u64, max: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::client::ConsumerId;
+    use crate::sim::ConsumerId;
     use rand_core::SeedableRng;
 
     /// A message never overtakes an earlier one on its connection (one

@@ -2,7 +2,7 @@
 //! layer above serialises them as the NDJSON trace of
 //! spec/scenario-format.md; the sim itself writes no file format.
 
-use super::client::ConsumerId;
+use super::ConsumerId;
 use crate::coordinator::classic::{Api, Group, GroupState, Response, Rule};
 use crate::ids::{GroupInstanceId, MemberId};
 

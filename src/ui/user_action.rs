@@ -9,7 +9,8 @@ use crate::defaults;
 use crate::scenario::model::ConsumerSpec;
 use crate::scenario::simulation::ordering_of;
 use crate::scenario::ScenarioFile;
-use crate::sim::client::{Client, ClientConfig, ConsumerId};
+use crate::sim::client::{Client, ClientConfig};
+use crate::sim::ConsumerId;
 use crate::sim::{Action, World};
 
 /// Down time of a restart from the UI.

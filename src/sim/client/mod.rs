@@ -19,11 +19,7 @@ use std::collections::BTreeMap;
 
 pub use crate::defaults::RETRY_BACKOFF_MS;
 
-/// A consumer's identity in the world: its place in `World::clients`,
-/// fixed for the whole run. Its name is for people (the log, the trace);
-/// its incarnation only tells a restarted process's messages from the last.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct ConsumerId(pub usize);
+use super::ConsumerId;
 
 impl std::ops::Index<ConsumerId> for [Client] {
     type Output = Client;

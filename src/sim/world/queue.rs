@@ -23,7 +23,7 @@
 //! answer comes, mostly within milliseconds, yet would stay queued for the
 //! whole timeout (30 s, or the rebalance timeout plus 5 s for JoinGroup).
 
-use super::world::SimEvent;
+use super::SimEvent;
 
 /// When an event happens, and its place among events at that time.
 pub type Key = (u64, u64);

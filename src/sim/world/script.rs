@@ -11,11 +11,11 @@
 //! coordinator expired is shown as stopped (its process said nothing for a
 //! whole session).
 
-use super::client::{Client, ClientState};
-use super::event::{ClientAction, RejoinCause, WorldEvent};
-use super::snapshot::MessageView;
-use super::world::{Sender, World};
-use super::ScriptedRequest;
+use crate::sim::client::{Client, ClientState};
+use crate::sim::event::{ClientAction, RejoinCause, WorldEvent};
+use crate::sim::snapshot::MessageView;
+use super::{Sender, World};
+use crate::sim::ScriptedRequest;
 use crate::assignor::AssignorKind;
 use crate::coordinator::classic::*;
 
@@ -88,7 +88,7 @@ fn member_of(request: &Request) -> MemberId {
 
 impl World {
     /// Sends a protocol scenario's request, as written, from its consumer.
-    pub(super) fn send_scripted(&mut self, scripted: &ScriptedRequest) {
+    pub(in crate::sim) fn send_scripted(&mut self, scripted: &ScriptedRequest) {
         let Some(mut request) = scripted.request.clone() else {
             return;
         };
@@ -122,7 +122,7 @@ impl World {
 
     /// A response to a scripted request, before it travels: binds the
     /// JoinGroup's name. Returns the member id the request carried.
-    pub(super) fn scripted_answered(
+    pub(in crate::sim) fn scripted_answered(
         &mut self,
         request: RequestId,
         response: &Response,
@@ -142,7 +142,7 @@ impl World {
     /// consumer's card what it says. `sent_by` is the member id the request
     /// carried: a FENCED_INSTANCE_ID answer to an earlier member id of the
     /// consumer is its old process being fenced, not the current one.
-    pub(super) fn deliver_scripted(
+    pub(in crate::sim) fn deliver_scripted(
         &mut self,
         sender: Sender,
         at_ms: u64,
@@ -193,7 +193,7 @@ impl World {
     /// The coordinator removed a member: the consumer whose current member
     /// id it was is shown stopped when its session expired (its process
     /// went silent) or it left.
-    pub(super) fn scripted_member_removed(&mut self, member_id: &MemberId, cause: &RemovalCause) {
+    pub(in crate::sim) fn scripted_member_removed(&mut self, member_id: &MemberId, cause: &RemovalCause) {
         let Some(index) = self.client_of(member_id) else {
             return;
         };
@@ -222,7 +222,7 @@ impl Client {
             .iter()
             .filter_map(|p| AssignorKind::from_name(&p.name))
             .collect::<Vec<_>>();
-        let config = super::ClientConfig {
+        let config = crate::sim::ClientConfig {
             name: name.to_string(),
             group_instance_id: join.group_instance_id.clone(),
             client_id: join.client_id.clone(),

@@ -7,7 +7,8 @@
 //! table, which a large group's run reads from memory at every lookup
 //! (BENCHMARKS.md, "The two builds' round").
 
-use super::client::{ClientTimer, ConsumerId};
+use crate::sim::client::{ClientTimer};
+use crate::sim::ConsumerId;
 use super::queue::Key as QueueKey;
 use crate::coordinator::classic::messages::{Api, RequestId};
 
