@@ -16,11 +16,11 @@
 use groupscope::export::import::import_scenario;
 use groupscope::export::share::{self, CompareMode, ShareError, ShareState, SharedScenario};
 use groupscope::scenario::{self, presets, ScenarioError, ScenarioFile};
-use groupscope::ui::crash_report::wants_panic_test;
-use groupscope::ui::partitions_form::PartitionsForm;
-use groupscope::ui::settings_form::{settings_of, validate_settings, SettingsForm};
-use groupscope::ui::share_state::{import_text, open_link};
-use groupscope::ui::state::{AppState, Msg};
+use groupscope::ui::model::crash_report::wants_panic_test;
+use groupscope::ui::model::partitions::PartitionsForm;
+use groupscope::ui::model::settings::{settings_of, validate_settings, SettingsForm};
+use groupscope::ui::model::share::{import_text, open_link};
+use groupscope::ui::model::{AppState, Msg};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 use serde_json::Value;

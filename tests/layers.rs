@@ -151,7 +151,7 @@ fn every_module_of_the_crate_has_a_place_in_the_layers() {
 #[test]
 fn the_checker_sees_a_breach() {
     assert_eq!(
-        crate_uses("use crate::ui::state;\nuse crate::sim::{World};"),
+        crate_uses("use crate::ui::model;\nuse crate::sim::{World};"),
         vec!["ui".to_string(), "sim".to_string()]
     );
     assert!(crate_uses("use groupscope_crate::x;").is_empty());
@@ -412,7 +412,11 @@ fn the_circle_check_reads_paths_as_rust_does() {
     );
     assert_eq!(
         named_paths("use self::{a, b::{C, D}};", &module),
-        vec![words("sim world a"), words("sim world b C"), words("sim world b D")]
+        vec![
+            words("sim world a"),
+            words("sim world b C"),
+            words("sim world b D")
+        ]
     );
     assert_eq!(
         code_of("use a;\n#[cfg(test)]\nmod tests {\nuse super::b;\n}\n"),

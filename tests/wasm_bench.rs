@@ -13,8 +13,8 @@ use groupscope::scenario::presets;
 use groupscope::scenario::summarize;
 use groupscope::scenario::sweep::{break_even, restart_points};
 use groupscope::scenario::workload::{rolling_restart, Rollout};
-use groupscope::ui::share_state::share_fragment;
-use groupscope::ui::state::AppState;
+use groupscope::ui::model::share::share_fragment;
+use groupscope::ui::model::AppState;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlElement};
@@ -86,7 +86,7 @@ async fn sweep_of_every_preset() {
 /// for the preset, static and dynamic), one preset at a time.
 #[wasm_bindgen_test]
 async fn the_explorers_sweep_of_every_preset() {
-    use groupscope::ui::break_even_chart::durations;
+    use groupscope::ui::model::break_even::durations;
     // Twice: the first pass includes the engine's tier-up of the code it
     // runs (what a page pays once), the second is the warm figure. The
     // smoke run (unoptimised) makes one pass.

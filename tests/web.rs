@@ -468,7 +468,7 @@ fn the_browsers_lowercase_is_rusts() {
     ];
     for text in texts {
         assert_eq!(
-            groupscope::ui::format::lowercase(text),
+            groupscope::ui::model::format::lowercase(text),
             text.to_lowercase(),
             "{text:?}"
         );

@@ -9,7 +9,7 @@ use groupscope::coordinator::classic::GroupState;
 use groupscope::sim::client::ClientState;
 use groupscope::sim::snapshot::Snapshot;
 use groupscope::sim::Source;
-use groupscope::ui::state::{AppState, Msg, UserAction};
+use groupscope::ui::model::{AppState, Msg, UserAction};
 use groupscope::ui::{
     log_views, AssignmentGrid, EventLog, LogView, MessageFlow, MetricsPanel, StateDiagram,
 };

@@ -62,7 +62,9 @@ pub mod record;
 pub mod wire;
 pub mod ws;
 
-use crate::coordinator::classic::{Coordinator, CoordinatorConfig, Output, Request, RequestId, Response};
+use crate::coordinator::classic::{
+    Coordinator, CoordinatorConfig, Output, Request, RequestId, Response,
+};
 use record::{Recorder, UNRECORDED};
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;

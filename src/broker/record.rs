@@ -13,7 +13,9 @@
 //! same point. Member ids are written as `$NAME`, bound by the join that got
 //! them, so the file also reads well; the seed makes them equal anyway.
 
-use crate::coordinator::classic::{Coordinator, CoordinatorConfig, Output, Request, RequestId, Response};
+use crate::coordinator::classic::{
+    Coordinator, CoordinatorConfig, Output, Request, RequestId, Response,
+};
 use crate::scenario::model::*;
 use crate::scenario::{limits, trace};
 use crate::sim::GroupLine;

@@ -2,8 +2,8 @@
 //! handling of fields a broker cannot show, time scaling, line order.
 
 use super::lines::assignment_of;
-use super::wire::error_name;
 use super::requests::assignment_bytes;
+use super::wire::error_name;
 use super::{judge, replay::sort_simultaneous, ReplayOptions};
 use crate::scenario;
 use serde_json::{json, Value};

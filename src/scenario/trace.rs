@@ -4,7 +4,9 @@
 //! Event lines carry their facts as fields; `text` is rendered from them by
 //! [`crate::narrate`].
 
-use crate::coordinator::classic::{Event, GroupInstanceId, JoinGroupResponse, Output, Response, Rule};
+use crate::coordinator::classic::{
+    Event, GroupInstanceId, JoinGroupResponse, Output, Response, Rule,
+};
 use crate::narrate;
 use crate::sim::{
     ClientAction, ConsumerId, GroupLine, LogEntry, Requester, TraceRecord, World, WorldEvent,

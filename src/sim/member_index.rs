@@ -3,7 +3,7 @@
 //! of the consumers made each event cost O(consumers) (issue: the
 //! simulator's per-event cost independent of the group's size).
 
-use super::client::{Client};
+use super::client::Client;
 use super::ConsumerId;
 use crate::coordinator::classic::MemberId;
 use crate::ids::IdMap;

@@ -21,9 +21,9 @@ pub use client::{Client, ClientConfig, ClientState};
 pub use event::{ClientAction, LogEntry, RejoinCause, Source, WorldEvent};
 pub use invariants::{Violation, ViolationKind};
 pub use metrics::Metrics;
-pub use world::script::ScriptState;
 pub use snapshot::Snapshot;
 pub use trace::{GroupLine, RequestKey, Requester, TraceRecord};
+pub use world::script::ScriptState;
 pub use world::World;
 
 use crate::coordinator::classic::{CoordinatorConfig, Request};

@@ -1,16 +1,16 @@
 //! Driving the simulated consumers: a client's effects applied to the
 //! world, its timers scheduled, its holdings, standby copies and restores.
 
+use super::{for_each_missing, Sender, SimEvent, World};
+use crate::coordinator::classic::*;
+use crate::defaults::RETRY_BACKOFF_MS;
 use crate::sim::client::{Client, ClientState, ClientTimer, Effect};
-use crate::sim::ConsumerId;
 use crate::sim::event::{ClientAction, WorldEvent};
 use crate::sim::invariants::Violation;
 use crate::sim::network::uniform;
-use crate::coordinator::classic::*;
-use crate::defaults::RETRY_BACKOFF_MS;
+use crate::sim::ConsumerId;
 use rand_core::RngCore;
 use std::collections::BTreeSet;
-use super::{for_each_missing, Sender, SimEvent, World};
 
 impl World {
     /// The client whose current or past member id this is.
@@ -34,7 +34,11 @@ impl World {
     /// Runs `f` on consumer `index`, which writes its effects into the list
     /// it is given, and carries them out; the metrics recount the
     /// partitions held when its holdings changed.
-    pub(super) fn drive(&mut self, index: ConsumerId, f: impl FnOnce(&mut Client, &mut Vec<Effect>)) {
+    pub(super) fn drive(
+        &mut self,
+        index: ConsumerId,
+        f: impl FnOnce(&mut Client, &mut Vec<Effect>),
+    ) {
         let mut effects = self.take_effects();
         f(&mut self.clients[index], &mut effects);
         self.after_drive(index, effects);
@@ -228,7 +232,12 @@ impl World {
         self.sync_holdings(index);
     }
 
-    pub(super) fn schedule_client_timer(&mut self, index: ConsumerId, timer: ClientTimer, after_ms: u64) {
+    pub(super) fn schedule_client_timer(
+        &mut self,
+        index: ConsumerId,
+        timer: ClientTimer,
+        after_ms: u64,
+    ) {
         // The Java heartbeat thread checks whether a beat is due each time it
         // wakes, every retry.backoff.ms: a beat leaves up to that much late.
         let after_ms = match timer {

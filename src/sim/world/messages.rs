@@ -2,16 +2,16 @@
 //! network, answered, the coordinator's outbox drained, and what the
 //! world logs and remembers of each.
 
-use crate::sim::client::{ClientTimer};
-use crate::sim::ConsumerId;
-use crate::sim::event::{ClientAction, LogEntry, WorldEvent};
-use crate::sim::network::Connection;
 use super::queue::Key as QueueKey;
-use crate::sim::snapshot::MessageView;
-use crate::sim::trace::{RequestKey, TraceRecord};
+use super::{RequestInfo, Sender, SimEvent, World, RECENT_MESSAGES, TOUCHED_MAX};
 use crate::coordinator::classic::*;
 use crate::defaults::{JOIN_GROUP_TIMEOUT_LAPSE_MS, REQUEST_TIMEOUT_MS};
-use super::{RequestInfo, Sender, SimEvent, World, RECENT_MESSAGES, TOUCHED_MAX};
+use crate::sim::client::ClientTimer;
+use crate::sim::event::{ClientAction, LogEntry, WorldEvent};
+use crate::sim::network::Connection;
+use crate::sim::snapshot::MessageView;
+use crate::sim::trace::{RequestKey, TraceRecord};
+use crate::sim::ConsumerId;
 
 impl World {
     /// A request reaches the coordinator, which answers what it can now.

@@ -4,21 +4,21 @@
 //! actions give the same run, byte for byte.
 
 use super::client::{Client, ClientTimer, Effect};
-use super::ConsumerId;
 use super::event::LogEntry;
 use super::invariants::Violation;
 use super::metrics::Metrics;
 use super::network::Network;
-use queue::{EventQueue, Key as QueueKey};
 use super::snapshot::MessageView;
 use super::trace::{RequestKey, Requester, TraceRecord};
-use waits::Waits;
+use super::ConsumerId;
 use super::{Action, SimSettings};
 use crate::coordinator::classic::*;
 use crate::ids::{IdMap, SequenceMap};
+use queue::{EventQueue, Key as QueueKey};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use waits::Waits;
 
 /// Calls `f` on each of `a`'s partitions that `b` lacks, in order, for two
 /// strictly increasing lists (what an assignor hands out, sorted), by one
@@ -43,8 +43,8 @@ mod clients;
 mod messages;
 pub(crate) mod queue;
 mod run;
-mod view;
 pub(crate) mod script;
+mod view;
 mod waits;
 
 /// How many delivered messages the world remembers for the message flow.

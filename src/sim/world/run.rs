@@ -1,15 +1,15 @@
 //! The world's clock: one event per `step`, the runs to a time, and the
 //! user actions a scenario schedules (start, restart, crash, pause, …).
 
-use crate::sim::invariants::{self, Violation, ViolationKind};
+use super::{Sender, SimEvent, World};
+use crate::coordinator::classic::*;
 use crate::sim::client::{Client, ClientTimer};
-use crate::sim::ConsumerId;
 use crate::sim::event::{ClientAction, WorldEvent};
+use crate::sim::invariants::{self, Violation, ViolationKind};
 use crate::sim::snapshot::MessageView;
 use crate::sim::trace::{GroupLine, TraceRecord};
 use crate::sim::Action;
-use crate::coordinator::classic::*;
-use super::{Sender, SimEvent, World};
+use crate::sim::ConsumerId;
 
 impl World {
     /// Runs exactly one event. Returns false when the run is over.

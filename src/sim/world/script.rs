@@ -11,13 +11,13 @@
 //! coordinator expired is shown as stopped (its process said nothing for a
 //! whole session).
 
+use super::{Sender, World};
+use crate::assignor::AssignorKind;
+use crate::coordinator::classic::*;
 use crate::sim::client::{Client, ClientState};
 use crate::sim::event::{ClientAction, RejoinCause, WorldEvent};
 use crate::sim::snapshot::MessageView;
-use super::{Sender, World};
 use crate::sim::ScriptedRequest;
-use crate::assignor::AssignorKind;
-use crate::coordinator::classic::*;
 
 /// What the world keeps for its scripted requests. Plain lists: a
 /// protocol scenario binds a few names and has a few requests in flight,
@@ -193,7 +193,11 @@ impl World {
     /// The coordinator removed a member: the consumer whose current member
     /// id it was is shown stopped when its session expired (its process
     /// went silent) or it left.
-    pub(in crate::sim) fn scripted_member_removed(&mut self, member_id: &MemberId, cause: &RemovalCause) {
+    pub(in crate::sim) fn scripted_member_removed(
+        &mut self,
+        member_id: &MemberId,
+        cause: &RemovalCause,
+    ) {
         let Some(index) = self.client_of(member_id) else {
             return;
         };

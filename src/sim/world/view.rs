@@ -1,13 +1,13 @@
 //! The world as the views read it: a [`Snapshot`] of the group, its
 //! consumers, partitions and recent messages at the current step.
 
-use crate::sim::event::LogEntry;
-use crate::sim::metrics::Metrics;
 use super::{Sender, SimEvent, World};
 use crate::coordinator::classic::{GroupState, TimerKey, TopicPartition};
+use crate::sim::event::LogEntry;
+use crate::sim::metrics::Metrics;
+use crate::sim::snapshot::*;
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use crate::sim::snapshot::*;
 
 impl World {
     /// The name of the consumer that has (or had) this member id.

@@ -7,10 +7,10 @@
 //! table, which a large group's run reads from memory at every lookup
 //! (BENCHMARKS.md, "The two builds' round").
 
-use crate::sim::client::{ClientTimer};
-use crate::sim::ConsumerId;
 use super::queue::Key as QueueKey;
 use crate::coordinator::classic::messages::{Api, RequestId};
+use crate::sim::client::ClientTimer;
+use crate::sim::ConsumerId;
 
 /// The requests a client waits on (`World::await_answer`): the rest are
 /// sent and forgotten.

@@ -1,0 +1,509 @@
+//! The break-even chart's geometry, with no Yew import (tested natively).
+//!
+//! The sweep ([`crate::scenario::sweep`]) runs the scenario at several
+//! restart durations, all consumers static and all dynamic; this module
+//! chooses those durations (an even grid, the scenario's own restart, then
+//! runs that narrow each crossing), turns the points into an SVG plot (x
+//! the restart duration, y the partition-unavailable time after start-up,
+//! one polyline per mode, the session-timeout cliff, each crossing, the
+//! scenario's own restart) and writes the sentence under it, from the
+//! same points: the break-even stated is where the plotted lines cross.
+
+use crate::scenario::model::ScenarioFile;
+use crate::scenario::sweep::{crossings, refinement, restart_points, Crossing, SweepPoint};
+use crate::ui::model::format::{fixed, format_seconds};
+
+/// Plot height in SVG user units, the widths it is drawn between, and the
+/// margins left for the axes. The component draws the chart as wide as its
+/// panel (one unit a CSS pixel, within the bounds), so its 10 px text stays
+/// 10 px in a narrow column instead of shrinking with a fixed view box.
+pub const HEIGHT: f64 = 260.0;
+pub const MIN_WIDTH: f64 = 260.0;
+pub const MAX_WIDTH: f64 = 960.0;
+pub const LEFT: f64 = 52.0;
+pub const RIGHT: f64 = 16.0;
+pub const TOP: f64 = 14.0;
+pub const BOTTOM: f64 = 34.0;
+
+/// How many evenly spread restart durations the explorer runs first.
+pub const POINTS: usize = 16;
+/// Runs it adds at most to narrow the crossings.
+pub const MAX_REFINEMENTS: usize = 24;
+
+/// Everything the component draws.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chart {
+    /// The view box's width: the panel's, within [`MIN_WIDTH`]..=[`MAX_WIDTH`].
+    pub width: f64,
+    /// `points` attributes of the two polylines.
+    pub static_line: String,
+    pub dynamic_line: String,
+    /// Dots: (x, y, restart ms, unavailable ms), per mode, in restart order.
+    pub static_dots: Vec<(f64, f64, u64, u64)>,
+    pub dynamic_dots: Vec<(f64, f64, u64, u64)>,
+    /// Axis ticks: position and label.
+    pub x_ticks: Vec<(f64, String)>,
+    pub y_ticks: Vec<(f64, String)>,
+    /// Where the session timeout is, if inside the range.
+    pub session_x: Option<f64>,
+    /// Each crossing: where it is drawn (x, y) and its restart ms.
+    pub crossings: Vec<(f64, f64, u64)>,
+    /// The current scenario's restart duration, if it has restarts.
+    pub current_x: Option<f64>,
+}
+
+/// The evenly spread restart durations to sweep for `file`, from 1 s to
+/// past twice the session timeout (at least 2 minutes) so the cliff is in
+/// view, with the scenario's own restart duration among them (its point
+/// is the one compare mode shows).
+pub fn durations(file: &ScenarioFile) -> Vec<u64> {
+    let mut d = restart_points(1_000..=range_end(file), POINTS);
+    if let Some(own) = current_restart_ms(file).filter(|ms| (1..=range_end(file)).contains(ms)) {
+        d.push(own);
+    }
+    crate::ordered::sort(&mut d);
+    d.dedup();
+    d
+}
+
+/// The longest restart the sweep runs.
+fn range_end(file: &ScenarioFile) -> u64 {
+    (2 * session_ms(file) + 10_000).max(120_000)
+}
+
+/// How close two runs around a crossing must be before the explorer stops
+/// narrowing it: 1/400 of the range, at least 100 ms.
+pub fn resolution_ms(file: &ScenarioFile) -> u64 {
+    (range_end(file) / 400).max(100)
+}
+
+/// The next restart duration the explorer runs, given the points it has:
+/// the next of [`durations`], then (at most [`MAX_REFINEMENTS`] times) the
+/// middle of the widest bracket around a crossing; `None` when done.
+pub fn next_duration(file: &ScenarioFile, points: &[SweepPoint]) -> Option<u64> {
+    let grid = durations(file);
+    if let Some(ms) = grid
+        .iter()
+        .find(|ms| points.iter().all(|p| p.restart_ms != **ms))
+    {
+        return Some(*ms);
+    }
+    let added = points.len().saturating_sub(grid.len());
+    (added < MAX_REFINEMENTS)
+        .then(|| refinement(points, resolution_ms(file)))
+        .flatten()
+}
+
+/// Adds `more` to `points`, keeping them in order of restart duration.
+pub fn insert_points(points: &mut Vec<SweepPoint>, more: Vec<SweepPoint>) {
+    for p in more {
+        let at = points.partition_point(|q| q.restart_ms < p.restart_ms);
+        if points.get(at).map(|q| q.restart_ms) != Some(p.restart_ms) {
+            points.insert(at, p);
+        }
+    }
+}
+
+/// The session timeout the scenario's consumers use (the first one's).
+pub fn session_ms(file: &ScenarioFile) -> u64 {
+    file.consumers
+        .as_deref()
+        .and_then(|c| c.first())
+        .and_then(|c| c.session_timeout_ms)
+        .unwrap_or(file.config.session_timeout_ms)
+}
+
+/// The scenario's own restart duration (its first restart's), if any.
+pub fn current_restart_ms(file: &ScenarioFile) -> Option<u64> {
+    file.actions
+        .as_deref()?
+        .iter()
+        .find(|a| a.restart.is_some())
+        .map(|a| a.down_ms.unwrap_or(0))
+}
+
+/// A round step for at most `target` intervals over `0..=max`: 1, 2 or 5
+/// times a power of ten (ms, at least 1), the smallest that is enough.
+pub fn nice_step(max: u64, target: u64) -> u64 {
+    let raw = max.div_ceil(target.max(1)).max(1);
+    let mut base = 1;
+    while base * 10 <= raw {
+        base *= 10;
+    }
+    [1, 2, 5, 10]
+        .iter()
+        .map(|m| m * base)
+        .find(|s| *s >= raw)
+        .unwrap_or(10 * base)
+}
+
+/// A round step for at least `target` intervals over `0..=max` (the
+/// largest such), so a narrow axis still gets its ticks.
+pub fn nice_step_within(max: u64, target: u64) -> u64 {
+    let raw = (max / target.max(1)).max(1);
+    let mut base = 1;
+    while base * 10 <= raw {
+        base *= 10;
+    }
+    [5, 2, 1]
+        .iter()
+        .map(|m| m * base)
+        .find(|s| *s <= raw)
+        .unwrap_or(base)
+}
+
+/// A tick's label: whole seconds without decimals, minutes past 2 min
+/// when the step is whole minutes.
+fn tick_label(ms: u64, step: u64) -> String {
+    if ms == 0 {
+        "0".to_string()
+    } else if step.is_multiple_of(60_000) && ms >= 120_000 {
+        format!("{} min", ms / 60_000)
+    } else if step.is_multiple_of(1_000) {
+        format!("{} s", ms / 1_000)
+    } else {
+        format_seconds(ms)
+    }
+}
+
+/// The plot of `points` over `durations` (the whole x range, so the axis
+/// does not jump while points arrive one by one), `width` units wide
+/// (clamped to [`MIN_WIDTH`]..=[`MAX_WIDTH`]).
+pub fn chart(points: &[SweepPoint], durations: &[u64], file: &ScenarioFile, width: f64) -> Chart {
+    let width = width.clamp(MIN_WIDTH, MAX_WIDTH);
+    let mut sorted = points.to_vec();
+    crate::ordered::sort_by_key(&mut sorted, |p| p.restart_ms);
+    let x_max = durations.last().copied().unwrap_or(1).max(1);
+    let highest = sorted
+        .iter()
+        .flat_map(|p| {
+            [
+                p.static_members.unavailable_after_startup_ms,
+                p.dynamic_members.unavailable_after_startup_ms,
+            ]
+        })
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    // Round steps, as many as the width fits (a label every ~70 units).
+    let x_step = nice_step_within(x_max, ((width - LEFT - RIGHT) / 70.0).max(3.0) as u64);
+    let y_step = nice_step(highest, 4);
+    let y_max = highest.div_ceil(y_step) * y_step;
+    let x = |ms: f64| LEFT + (width - LEFT - RIGHT) * ms / x_max as f64;
+    let y = |ms: f64| HEIGHT - BOTTOM - (HEIGHT - TOP - BOTTOM) * ms / y_max as f64;
+    let dots = |pick: fn(&SweepPoint) -> u64| -> Vec<(f64, f64, u64, u64)> {
+        sorted
+            .iter()
+            .map(|p| {
+                (
+                    x(p.restart_ms as f64),
+                    y(pick(p) as f64),
+                    p.restart_ms,
+                    pick(p),
+                )
+            })
+            .collect()
+    };
+    let static_dots = dots(|p| p.static_members.unavailable_after_startup_ms);
+    let dynamic_dots = dots(|p| p.dynamic_members.unavailable_after_startup_ms);
+    let in_range = |ms: u64| (ms <= x_max).then(|| x(ms as f64));
+    let crossing_dots = crossings(&sorted)
+        .iter()
+        .map(|c| {
+            let ms = c.restart_ms;
+            (x(ms), y(static_cost_at(&sorted, c)), ms.round() as u64)
+        })
+        .collect();
+    Chart {
+        width,
+        static_line: polyline(&static_dots),
+        dynamic_line: polyline(&dynamic_dots),
+        static_dots,
+        dynamic_dots,
+        x_ticks: (0..=x_max / x_step)
+            .map(|i| (x((i * x_step) as f64), tick_label(i * x_step, x_step)))
+            .collect(),
+        y_ticks: (0..=y_max / y_step)
+            .map(|i| (y((i * y_step) as f64), tick_label(i * y_step, y_step)))
+            .collect(),
+        session_x: in_range(session_ms(file)),
+        crossings: crossing_dots,
+        current_x: current_restart_ms(file).and_then(in_range),
+    }
+}
+
+/// The static line's height at a crossing (both lines meet there).
+fn static_cost_at(sorted: &[SweepPoint], c: &Crossing) -> f64 {
+    let cost = |ms: u64| {
+        sorted.iter().find(|p| p.restart_ms == ms).map_or(0.0, |p| {
+            p.static_members.unavailable_after_startup_ms as f64
+        })
+    };
+    let (lo, hi) = (cost(c.below_ms), cost(c.above_ms));
+    let span = (c.above_ms - c.below_ms).max(1) as f64;
+    lo + (hi - lo) * (c.restart_ms - c.below_ms as f64) / span
+}
+
+fn polyline(dots: &[(f64, f64, u64, u64)]) -> String {
+    dots.iter()
+        .map(|(x, y, _, _)| format!("{},{}", fixed(*x, 1), fixed(*y, 1)))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A piece of the sentence under the chart: text, or a crossing (its
+/// restart ms and how it reads).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Piece {
+    Text(String),
+    Crossing(u64, String),
+}
+
+/// A duration as the sentence says it: to a tenth of a second, rounded.
+fn say_ms(ms: u64) -> String {
+    format_seconds((ms + 50) / 100 * 100)
+}
+
+/// The sentence under the chart: who costs less where, with each
+/// crossing as a [`Piece::Crossing`]; it reads the same points the chart
+/// plots.
+pub fn summary(points: &[SweepPoint]) -> Vec<Piece> {
+    let text = |s: String| Piece::Text(s);
+    let mut sorted = points.to_vec();
+    crate::ordered::sort_by_key(&mut sorted, |p| p.restart_ms);
+    let (Some(first), Some(last)) = (sorted.first(), sorted.last()) else {
+        return vec![text("No restart in this scenario to sweep.".to_string())];
+    };
+    let range = format!(
+        "between {} and {}",
+        say_ms(first.restart_ms),
+        say_ms(last.restart_ms)
+    );
+    let found = crossings(&sorted);
+    let mode = |static_cheaper: bool| if static_cheaper { "static" } else { "dynamic" };
+    let point = |c: &Crossing| {
+        let ms = c.restart_ms.round() as u64;
+        Piece::Crossing(ms, format!("about {}", say_ms(ms)))
+    };
+    match found.as_slice() {
+        [] => {
+            let all_equal = sorted.iter().all(|p| {
+                p.static_members.unavailable_after_startup_ms
+                    == p.dynamic_members.unavailable_after_startup_ms
+            });
+            let who = sorted
+                .iter()
+                .find(|p| {
+                    p.static_members.unavailable_after_startup_ms
+                        != p.dynamic_members.unavailable_after_startup_ms
+                })
+                .map_or("static", |p| mode(p.static_wins()));
+            vec![text(if all_equal {
+                format!("Static and dynamic membership cost the same at every restart duration plotted, {range}: no break-even.")
+            } else {
+                format!("{} membership costs less at every restart duration plotted, {range}: the curves do not cross in this range, so there is no break-even here.", capitalised(who))
+            })]
+        }
+        [one] => vec![
+            text(format!(
+                "{} membership costs less for restarts shorter than ",
+                capitalised(mode(one.static_cheaper_below))
+            )),
+            point(one),
+            text(format!(
+                "; longer, {} costs less. The curves cross once {range}.",
+                mode(!one.static_cheaper_below)
+            )),
+        ],
+        many => {
+            let mut out = vec![text(format!(
+                "The curves cross {} times {range}, at ",
+                many.len()
+            ))];
+            for (i, c) in many.iter().enumerate() {
+                if i > 0 {
+                    out.push(text(
+                        if i + 1 == many.len() { " and " } else { ", " }.to_string(),
+                    ));
+                }
+                out.push(point(c));
+            }
+            // Who is cheaper on each stretch, so the zig-zag reads plainly.
+            let mut stretches = vec![format!(
+                "{} costs less up to {}",
+                capitalised(mode(many[0].static_cheaper_below)),
+                say_ms(many[0].restart_ms.round() as u64)
+            )];
+            for w in many.windows(2) {
+                stretches.push(format!(
+                    "{} up to {}",
+                    mode(w[1].static_cheaper_below),
+                    say_ms(w[1].restart_ms.round() as u64)
+                ));
+            }
+            let tail = many.last().expect("several crossings");
+            stretches.push(format!("{} beyond", mode(!tail.static_cheaper_below)));
+            out.push(text(format!(": {}.", stretches.join(", "))));
+            out
+        }
+    }
+}
+
+fn capitalised(word: &str) -> String {
+    let mut c = word.chars();
+    c.next()
+        .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The summary as plain text.
+    fn summary_text(points: &[SweepPoint]) -> String {
+        summary(points)
+            .into_iter()
+            .map(|p| match p {
+                Piece::Text(t) | Piece::Crossing(_, t) => t,
+            })
+            .collect()
+    }
+    use crate::scenario::presets::preset;
+    use crate::scenario::sweep::break_even;
+
+    #[test]
+    fn the_sweep_reaches_past_twice_the_session_timeout() {
+        let file = preset("rolling-restart-static").unwrap();
+        let d = durations(&file);
+        // The even grid, with the scenario's own 20 s restart among them.
+        assert_eq!(d.len(), POINTS + 1);
+        assert!(d.contains(&20_000));
+        assert!(d.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(d[0], 1_000);
+        assert!(*d.last().unwrap() >= 2 * session_ms(&file));
+        assert_eq!(current_restart_ms(&file), Some(20_000));
+    }
+
+    #[test]
+    fn the_chart_marks_the_crossover_the_cliff_and_the_current_scenario() {
+        let file = preset("slow-restart-static").unwrap();
+        let d = durations(&file);
+        let points = break_even(&file, &d[..4]).unwrap();
+        let c = chart(&points, &d, &file, 560.0);
+        assert_eq!(c.static_dots.len(), 4);
+        assert_eq!(c.static_line.split(' ').count(), 4);
+        assert!(
+            !c.crossings.is_empty(),
+            "static wins 1 s restarts, loses long ones"
+        );
+        assert!(c.session_x.is_some());
+        let current = c.current_x.unwrap();
+        assert!(current > LEFT && current < 560.0 - RIGHT);
+        // Larger cost is higher on the plot (smaller y).
+        let last = points.last().unwrap();
+        assert!(
+            last.static_members.unavailable_after_startup_ms
+                > last.dynamic_members.unavailable_after_startup_ms
+        );
+        assert!(c.static_dots[3].1 < c.dynamic_dots[3].1);
+        assert!(summary_text(&points)
+            .starts_with("Static membership costs less for restarts shorter than"));
+    }
+
+    #[test]
+    fn the_chart_is_as_wide_as_its_panel_within_bounds() {
+        let file = preset("slow-restart-static").unwrap();
+        let d = durations(&file);
+        let points = break_even(&file, &d[..2]).unwrap();
+        for (panel, drawn) in [(270.0, 270.0), (100.0, MIN_WIDTH), (1200.0, MAX_WIDTH)] {
+            let c = chart(&points, &d, &file, panel);
+            assert_eq!(c.width, drawn);
+            // The x axis spans the plot: 0 at the left margin, every
+            // round tick inside it.
+            let first = c.x_ticks[0].0;
+            assert!((first - LEFT).abs() < 1e-9, "{panel}: {first}");
+            assert!(c.x_ticks.len() >= 3, "{panel}: {:?}", c.x_ticks);
+            assert!(c.x_ticks.iter().all(|(x, _)| *x <= drawn - RIGHT + 1e-9));
+        }
+    }
+
+    #[test]
+    fn ticks_are_round_and_say_whole_seconds() {
+        assert_eq!(nice_step(70_000, 7), 10_000);
+        assert_eq!(nice_step(101_300, 4), 50_000);
+        assert_eq!(nice_step(37_000, 4), 10_000);
+        assert_eq!(nice_step(3, 4), 1);
+        assert_eq!(nice_step_within(190_000, 3), 50_000);
+        assert_eq!(nice_step_within(70_000, 7), 10_000);
+        assert_eq!(tick_label(30_000, 10_000), "30 s");
+        assert_eq!(tick_label(0, 10_000), "0");
+        assert_eq!(tick_label(180_000, 60_000), "3 min");
+        assert_eq!(tick_label(2_500, 500), "2.5 s");
+    }
+
+    /// The explorer's whole run for `file`: the grid, then the refinements.
+    fn explore(file: &ScenarioFile) -> Vec<SweepPoint> {
+        let mut points = Vec::new();
+        while let Some(ms) = next_duration(file, &points) {
+            insert_points(&mut points, break_even(file, &[ms]).unwrap());
+        }
+        points
+    }
+
+    /// The stated break-even of every preset against its own plotted
+    /// points: each stated crossing lies between two neighbouring points
+    /// with opposite winners, where the lines through them meet; every
+    /// change of winner between neighbours is stated.
+    #[test]
+    fn every_presets_stated_break_even_is_where_its_plotted_curves_cross() {
+        for id in crate::scenario::presets::ids() {
+            let file = preset(id).unwrap();
+            if current_restart_ms(&file).is_none() {
+                continue;
+            }
+            let points = explore(&file);
+            let stated: Vec<u64> = summary(&points)
+                .into_iter()
+                .filter_map(|p| match p {
+                    Piece::Crossing(ms, _) => Some(ms),
+                    Piece::Text(_) => None,
+                })
+                .collect();
+            let lead = |p: &SweepPoint| {
+                p.static_members.unavailable_after_startup_ms as f64
+                    - p.dynamic_members.unavailable_after_startup_ms as f64
+            };
+            let changes: Vec<f64> = points
+                .windows(2)
+                .filter(|w| lead(&w[0]) != 0.0 && lead(&w[1]) != 0.0)
+                .filter(|w| (lead(&w[0]) < 0.0) != (lead(&w[1]) < 0.0))
+                .map(|w| {
+                    let (a, b) = (lead(&w[0]), lead(&w[1]));
+                    let t = a / (a - b);
+                    w[0].restart_ms as f64 + t * (w[1].restart_ms - w[0].restart_ms) as f64
+                })
+                .collect();
+            assert_eq!(
+                stated.len(),
+                changes.len(),
+                "{id}: {stated:?} vs {changes:?}"
+            );
+            for (s, c) in stated.iter().zip(&changes) {
+                assert!(
+                    (*s as f64 - c).abs() <= 0.5,
+                    "{id}: stated {s} ms, curves cross at {c}"
+                );
+            }
+            let drawn = chart(&points, &durations(&file), &file, 720.0);
+            assert_eq!(drawn.crossings.len(), stated.len(), "{id}");
+            // The sentence never claims a crossing the chart does not draw.
+            let text = summary_text(&points);
+            assert_eq!(
+                text.contains("do not cross"),
+                stated.is_empty(),
+                "{id}: {text}"
+            );
+        }
+    }
+}

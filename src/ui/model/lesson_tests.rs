@@ -1,0 +1,173 @@
+//! Native tests of the guided lesson's steps in the reducer: each step
+//! loads its preset, position and compare mode, and what its text says is
+//! on screen is what the world shows there.
+
+use crate::sim::ClientState;
+use crate::ui::model::lesson::{LessonMsg, Region, STAGES};
+use crate::ui::model::*;
+
+fn start() -> AppState {
+    AppState::new(None).reduce(Msg::Lesson(LessonMsg::Start))
+}
+
+/// The lesson at step `n` (from 1), reached with Next.
+fn at_step(n: usize) -> AppState {
+    let mut s = start();
+    for _ in 1..n {
+        s.update(Msg::Lesson(LessonMsg::Next));
+    }
+    assert_eq!(s.lesson.map(|l| l.number()), Some(n));
+    s
+}
+
+fn history_len(s: &AppState, iid: &str) -> usize {
+    let snap = s.world.snapshot();
+    snap.instances
+        .iter()
+        .find(|r| r.instance_id == iid)
+        .map_or(0, |r| r.history.len())
+}
+
+#[test]
+fn the_lesson_has_six_to_ten_steps_each_naming_the_region_it_outlines() {
+    assert!((6..=10).contains(&STAGES.len()));
+    for stage in &STAGES {
+        assert!(
+            stage.text.contains(stage.region.words()),
+            "{}: the text names {}",
+            stage.title,
+            stage.region.words()
+        );
+        assert!(presets::preset(stage.preset).is_some(), "{}", stage.preset);
+    }
+}
+
+#[test]
+fn every_step_loads_its_preset_at_its_position_with_compare_as_it_says() {
+    let mut s = start();
+    for (i, stage) in STAGES.iter().enumerate() {
+        assert_eq!(s.lesson.map(|l| l.number()), Some(i + 1));
+        assert_eq!(s.preset.as_deref(), Some(stage.preset), "step {}", i + 1);
+        assert!(s.world.now_ms() <= stage.at_ms);
+        assert!(s.world.now_ms() + 5_000 > stage.at_ms, "step {}", i + 1);
+        assert_eq!(s.compare.is_some(), stage.compare, "step {}", i + 1);
+        assert!(!s.playing);
+        s.update(Msg::Lesson(LessonMsg::Next));
+    }
+    assert_eq!(
+        s.lesson.map(|l| l.number()),
+        Some(STAGES.len()),
+        "Next on the last stays"
+    );
+}
+
+#[test]
+fn back_from_the_first_step_stays_and_keeps_the_position() {
+    let s = start().reduce(Msg::Step);
+    let steps = s.world.steps();
+    let s = s.reduce(Msg::Lesson(LessonMsg::Back));
+    assert_eq!(s.lesson.map(|l| l.number()), Some(1));
+    assert_eq!(s.world.steps(), steps);
+    let s = at_step(3).reduce(Msg::Lesson(LessonMsg::Back));
+    assert_eq!(s.lesson.map(|l| l.number()), Some(2));
+    assert_eq!(s.preset.as_deref(), Some(STAGES[1].preset));
+    assert!(s.compare.is_none());
+}
+
+#[test]
+fn continue_in_free_play_closes_the_lesson_where_it_stands() {
+    let s = at_step(3).reduce(Msg::Step);
+    let (steps, now) = (s.world.steps(), s.world.now_ms());
+    let s = s.reduce(Msg::Lesson(LessonMsg::Close));
+    assert_eq!(s.lesson, None);
+    assert_eq!((s.world.steps(), s.world.now_ms()), (steps, now));
+    assert_eq!(s.preset.as_deref(), Some("rolling-restart-static"));
+    assert!(s.compare.is_some(), "compare mode stays open");
+    assert_eq!(s.compare.as_ref().unwrap().panes[0].world.now_ms(), now);
+}
+
+#[test]
+fn the_dynamic_rollout_step_shows_rebalances_and_moves() {
+    let s = at_step(1);
+    assert!(s.world.generation() >= 4, "gen {}", s.world.generation());
+    assert!(s.world.metrics().partition_moves > 0);
+    assert_eq!(STAGES[0].region, Region::Group);
+}
+
+#[test]
+fn the_static_rollout_step_shows_new_member_ids_at_generation_one() {
+    let s = at_step(2);
+    assert_eq!(s.world.generation(), 1);
+    assert_eq!(history_len(&s, "app-11"), 1);
+    assert_eq!(history_len(&s, "app-10"), 1);
+    assert_eq!(history_len(&s, "app-9"), 0);
+    assert_eq!(s.world.metrics().partition_moves, 0);
+}
+
+/// The stateful step: static A's restart moved and restored nothing, and
+/// the compare twins' whole stories say what the dynamic group paid.
+#[test]
+fn the_stateful_step_shows_no_move_for_static_and_restores_for_dynamic() {
+    let s = at_step(4);
+    assert_eq!(STAGES[3].region, Region::Compare);
+    let m = s.world.metrics();
+    assert_eq!(m.partition_moves, 0);
+    assert_eq!(
+        m.restore_ms, m.startup_restore_ms,
+        "no restore after start-up"
+    );
+    let c = s.compare.as_ref().expect("compare is on");
+    let (st, dy) = (c.panes[0].whole, c.panes[1].whole);
+    assert!(st.unavailable_after_startup_ms * 2 < dy.unavailable_after_startup_ms);
+    assert!(dy.restore_ms > 0 && st.restore_ms == 0);
+}
+
+#[test]
+fn the_session_timeout_steps_show_the_removal_then_the_second_rebalance() {
+    let s = at_step(6);
+    let snap = s.world.snapshot();
+    let ids: Vec<&str> = snap
+        .instances
+        .iter()
+        .map(|r| r.instance_id.as_str())
+        .collect();
+    assert_eq!(ids, ["B", "C"]);
+    assert_eq!(s.world.generation(), 2);
+    let s = at_step(7);
+    assert_eq!(s.world.generation(), 3);
+    let markers = s.run_timeline().markers;
+    let rebalances = markers
+        .iter()
+        .filter(|m| {
+            m.kind == crate::ui::model::story::MarkerKind::Rebalance && m.at_ms <= s.world.now_ms()
+        })
+        .count();
+    assert!(rebalances >= 3, "start-up and two more: {markers:?}");
+}
+
+#[test]
+fn the_duplicate_step_shows_a_fenced_and_a_copy_holding_its_partitions() {
+    let s = at_step(8);
+    let snap = s.world.snapshot();
+    let card = |n: &str| snap.consumers.iter().find(|c| c.name == n).unwrap();
+    assert_eq!(card("A").state, ClientState::Fenced);
+    assert_eq!(card("A-copy").owned.len(), 3);
+    assert_eq!(s.world.generation(), 1);
+}
+
+#[test]
+fn the_admin_removal_step_shows_every_partition_with_a_or_b() {
+    let s = at_step(9);
+    assert_eq!(s.world.generation(), 2);
+    let snap = s.world.snapshot();
+    assert!(snap
+        .partitions
+        .iter()
+        .all(|p| matches!(p.owner.as_deref(), Some("A") | Some("B"))));
+    let ids: Vec<&str> = snap
+        .instances
+        .iter()
+        .map(|r| r.instance_id.as_str())
+        .collect();
+    assert_eq!(ids, ["A", "B"]);
+}

@@ -1,0 +1,187 @@
+//! What the page reads from the store, once per store version.
+//!
+//! Every panel gets an `Rc` of a view built here (the [`Snapshot`], the
+//! message flow's messages, the event log's rows, and the [`Chrome`] around
+//! them), so a panel whose view did not change is not rebuilt.
+
+use crate::coordinator::classic::GroupState;
+use crate::scenario::ScenarioFile;
+use crate::sim::snapshot::MessageView;
+use crate::sim::Snapshot;
+use crate::ui::model::lesson::LessonStep;
+use crate::ui::model::step_info::STEP_INFO_IDLE;
+use crate::ui::model::story::RunTimeline;
+use crate::ui::model::{AppState, FieldError, PartitionsForm, SettingsForm};
+use crate::ui::view::compare::CompareViews;
+use crate::ui::view::event_log::{recent_log_views, LogView};
+use crate::ui::view::store::Store;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// What the page shows besides the snapshot: the transport's and the
+/// forms' state, the status line, the log filter.
+#[derive(Clone, PartialEq)]
+pub struct Chrome {
+    pub playing: bool,
+    pub speed: u64,
+    pub max_steps: u64,
+    pub preset: Option<AttrValue>,
+    pub description: AttrValue,
+    pub error: Option<String>,
+    pub settings_draft: SettingsForm,
+    pub settings_error: Option<FieldError>,
+    pub partitions_draft: PartitionsForm,
+    pub partitions_error: Option<String>,
+    pub notice: Option<String>,
+    pub log_filter: String,
+    pub last_transition: Option<(GroupState, GroupState)>,
+    /// Topics and their partition counts now (the add-partitions form's list).
+    pub topics: Rc<Vec<(String, u32)>>,
+    /// The narration caption: what the last step did and why it matters.
+    pub narration: AttrValue,
+    /// The whole run on one axis.
+    pub timeline: Rc<RunTimeline>,
+    /// What an action at a past point cut, while `Undo` can bring it back.
+    pub fork_notice: Option<String>,
+    /// The scenario playing (the break-even explorer sweeps it).
+    pub scenario: Rc<ScenarioFile>,
+    /// The guided lesson's step, while it is open.
+    pub lesson: Option<LessonStep>,
+    /// What the last `Step` ran (`step-info`).
+    pub step_info: AttrValue,
+    /// What compare mode's panes differ in (the `Difference` select).
+    pub compare_mode: crate::ui::model::compare::CompareMode,
+    /// A protocol scenario (recorded or live): nothing to act on or compare.
+    pub protocol: bool,
+    /// Live mode's badge: its words and its state.
+    pub live: Option<(AttrValue, &'static str)>,
+    /// The guidance line (`guide::hint`).
+    pub hint: AttrValue,
+    /// The run's figures in a sentence, while the lesson is open.
+    pub lesson_figures: AttrValue,
+}
+
+impl Chrome {
+    /// The chrome of `s`, whose world `snap` shows; `verdict`: the
+    /// sentence on its story's twins.
+    fn of(s: &AppState, snap: &Snapshot, verdict: Option<&str>) -> Self {
+        Chrome {
+            hint: crate::ui::model::lesson::guide::hint(s, snap, verdict).into(),
+            lesson_figures: match s.lesson {
+                Some(_) => crate::ui::model::lesson::guide::figures(snap).into(),
+                None => AttrValue::default(),
+            },
+            // In live mode, Play follows the broker (and Pause stays put).
+            playing: s.live.as_ref().map_or(s.playing, |l| l.following),
+            protocol: s.is_protocol(),
+            live: s.live_badge().map(|(t, st)| (t.into(), st)),
+            speed: s.speed,
+            max_steps: s.max_steps,
+            preset: s.preset.clone().map(AttrValue::from),
+            description: s.scenario.description.clone().unwrap_or_default().into(),
+            scenario: Rc::new(s.scenario.clone()),
+            error: s.error.clone(),
+            settings_draft: s.settings_draft.clone(),
+            settings_error: s.settings_error.clone(),
+            partitions_draft: s.partitions_draft.clone(),
+            partitions_error: s.partitions_error.clone(),
+            notice: s.notice.clone(),
+            log_filter: s.log_filter.clone(),
+            last_transition: s.last_transition,
+            topics: Rc::new(
+                s.world
+                    .topics()
+                    .iter()
+                    .map(|(t, n)| (t.clone(), *n))
+                    .collect(),
+            ),
+            narration: s.narration().into(),
+            timeline: Rc::new(s.run_timeline()),
+            fork_notice: s.fork_notice(),
+            lesson: s.lesson,
+            compare_mode: s.compare_mode,
+            step_info: s
+                .step_info
+                .as_ref()
+                .map_or(AttrValue::Static(STEP_INFO_IDLE), |i| i.text().into()),
+        }
+    }
+}
+
+/// The verdict on this story's static and dynamic twins, whole stories
+/// (none for a protocol scenario, or when a twin cannot run).
+fn twin_verdict(file: &ScenarioFile) -> Option<String> {
+    file.actions.as_ref()?;
+    let mode = crate::ui::model::compare::CompareMode::StaticVsDynamic;
+    let [s, d] = crate::ui::model::compare::whole_twins(mode, file).ok()?;
+    Some(crate::ui::model::compare::verdict::static_vs_dynamic(
+        &crate::ui::model::compare::verdict::Facts::of(file),
+        &s,
+        &d,
+    ))
+}
+
+/// The views of one store version.
+pub struct PageViews {
+    pub snap: Rc<Snapshot>,
+    /// Recently delivered messages followed by those in flight.
+    pub messages: Rc<Vec<MessageView>>,
+    /// The newest log rows that pass the filter, and how many pass in all.
+    pub log: Rc<(Rc<Vec<LogView>>, usize)>,
+    pub chrome: Rc<Chrome>,
+    pub compare: Rc<Option<CompareViews>>,
+    /// The guidance line (`guide::hint`).
+    pub hint: AttrValue,
+    /// The run's figures in a sentence, while the lesson is open.
+    pub lesson_figures: AttrValue,
+}
+
+/// Reads the state once per store version and memoises each view.
+#[hook]
+pub fn use_page_views(store: UseReducerHandle<Store>) -> PageViews {
+    let version = store.version;
+    let snap: Rc<Snapshot> = {
+        let store = store.clone();
+        use_memo(version, move |_| store.state().world.snapshot())
+    };
+    let messages = {
+        let (store, snap) = (store.clone(), Rc::clone(&snap));
+        use_memo(version, move |_| {
+            let state = store.state();
+            let mut all: Vec<MessageView> = state.world.recent_messages().iter().cloned().collect();
+            all.extend(snap.messages.iter().cloned());
+            all
+        })
+    };
+    let log = {
+        let store = store.clone();
+        use_memo(version, move |_| {
+            let (views, total) = recent_log_views(&store.state());
+            (Rc::new(views), total)
+        })
+    };
+    let compare = {
+        let store = store.clone();
+        use_memo(version, move |_| CompareViews::of(&store.state()))
+    };
+    // The twins run whole once per scenario, not per step.
+    let verdict = {
+        let scenario = store.state().scenario.clone();
+        use_memo(scenario, twin_verdict)
+    };
+    let chrome = {
+        let snap = Rc::clone(&snap);
+        use_memo(version, move |_| {
+            Chrome::of(&store.state(), &snap, verdict.as_deref())
+        })
+    };
+    PageViews {
+        snap,
+        messages,
+        log,
+        hint: chrome.hint.clone(),
+        lesson_figures: chrome.lesson_figures.clone(),
+        chrome,
+        compare,
+    }
+}

@@ -1,0 +1,45 @@
+//! The group read-outs the contract names (`group-state`, `generation`,
+//! `rebalance-count`, `partition-moves`), drawn one way for the group panel
+//! and for each compare-mode pane.
+
+use crate::sim::Snapshot;
+use crate::ui::model::format::shown_state;
+use crate::ui::view::group::state_diagram::state_class;
+use yew::prelude::*;
+
+/// The state badge (`group-state`) and the generation (`generation`).
+pub fn state_and_generation(snap: &Snapshot) -> Html {
+    let (state, generation) = shown_state(snap);
+    html! {
+        <>
+            <div class="summary-item summary-state">
+                <dt>{ "State" }</dt>
+                <dd>
+                    <span class={classes!("state-badge", state_class(state))} data-testid="group-state">
+                        { state.name() }
+                    </span>
+                </dd>
+            </div>
+            <div class="summary-item">
+                <dt>{ "Generation" }</dt>
+                <dd class="num" data-testid="generation">{ generation }</dd>
+            </div>
+        </>
+    }
+}
+
+/// What rebalancing cost so far: `rebalance-count` and `partition-moves`.
+pub fn rebalance_cost(snap: &Snapshot) -> Html {
+    html! {
+        <>
+            <div class="summary-item">
+                <dt>{ "Rebalances" }</dt>
+                <dd class="num" data-testid="rebalance-count">{ snap.metrics.rebalances }</dd>
+            </div>
+            <div class="summary-item">
+                <dt>{ "Partitions moved" }</dt>
+                <dd class="num" data-testid="partition-moves">{ snap.metrics.partition_moves }</dd>
+            </div>
+        </>
+    }
+}

@@ -1,0 +1,172 @@
+//! The settings form's fields: a table of the number fields and one of the
+//! choices, each with its label, Kafka's name and how it reads and writes
+//! the [`SettingsForm`], and how one field is drawn (with its error beside it).
+
+use crate::assignor::{AssignorKind, MemberOrdering};
+use crate::ui::model::{FieldError, JoinVersion, Msg, SettingsForm};
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+/// Writes one field of the form from the text the user entered.
+type Setter = fn(&mut SettingsForm, String);
+
+/// One text field: `(field, label, Kafka's name, setter, getter)`.
+pub struct NumberField {
+    /// The field's name, as a [`FieldError::field`] names it.
+    pub field: &'static str,
+    label: &'static str,
+    kafka: &'static str,
+    set: Setter,
+    get: fn(&SettingsForm) -> &str,
+}
+
+pub const NUMBER_FIELDS: [NumberField; 5] = [
+    NumberField {
+        field: "session_timeout_ms",
+        label: "Session timeout",
+        kafka: "session.timeout.ms",
+        set: |f, v| f.session_timeout_ms = v,
+        get: |f| &f.session_timeout_ms,
+    },
+    NumberField {
+        field: "heartbeat_interval_ms",
+        label: "Heartbeat interval",
+        kafka: "heartbeat.interval.ms",
+        set: |f, v| f.heartbeat_interval_ms = v,
+        get: |f| &f.heartbeat_interval_ms,
+    },
+    NumberField {
+        field: "rebalance_timeout_ms",
+        label: "Rebalance timeout",
+        kafka: "max.poll.interval.ms",
+        set: |f, v| f.rebalance_timeout_ms = v,
+        get: |f| &f.rebalance_timeout_ms,
+    },
+    NumberField {
+        field: "initial_rebalance_delay_ms",
+        label: "Initial rebalance delay",
+        kafka: "group.initial.rebalance.delay.ms",
+        set: |f, v| f.initial_rebalance_delay_ms = v,
+        get: |f| &f.initial_rebalance_delay_ms,
+    },
+    NumberField {
+        field: "latency_ms",
+        label: "Network latency",
+        kafka: "one way, ms",
+        set: |f, v| f.latency_ms = v,
+        get: |f| &f.latency_ms,
+    },
+];
+
+/// One select: `(field, label, Kafka's name, options, setter, getter)`.
+/// Option values are the choice's name; the setter parses one back into
+/// the form's enum (an unknown value, which the select cannot send, is ignored).
+pub struct ChoiceField {
+    pub field: &'static str,
+    label: &'static str,
+    kafka: &'static str,
+    options: &'static [(&'static str, &'static str)],
+    set: Setter,
+    get: fn(&SettingsForm) -> &'static str,
+}
+
+pub const CHOICE_FIELDS: [ChoiceField; 3] = [
+    ChoiceField {
+        field: "assignor",
+        label: "Assignor",
+        kafka: "partition.assignment.strategy",
+        options: &[
+            ("range", "range"),
+            ("roundrobin", "roundrobin"),
+            ("cooperative-sticky", "cooperative-sticky"),
+        ],
+        set: |f, v| f.assignor = AssignorKind::from_name(&v).unwrap_or(f.assignor),
+        get: |f| f.assignor.name(),
+    },
+    ChoiceField {
+        field: "join_version",
+        label: "JoinGroup version",
+        kafka: "request version",
+        options: &[("9", "v9 (KIP-814)"), ("5", "v5–8")],
+        set: |f, v| f.join_version = JoinVersion::from_name(&v).unwrap_or(f.join_version),
+        get: |f| f.join_version.name(),
+    },
+    ChoiceField {
+        field: "range_ordering",
+        label: "Range ordering",
+        kafka: "client version",
+        options: &[
+            ("2.4", "2.4+: instance ids first"),
+            ("2.3", "2.3: member ids only"),
+        ],
+        set: |f, v| f.range_ordering = MemberOrdering::from_version(&v).unwrap_or(f.range_ordering),
+        get: |f| f.range_ordering.version(),
+    },
+];
+
+/// Sends the form with one field set to the edited element's value.
+fn on_edit<E: 'static>(
+    form: &SettingsForm,
+    set: Setter,
+    on_msg: &Callback<Msg>,
+    value: fn(&E) -> String,
+) -> Callback<E> {
+    let (form, on_msg) = (form.clone(), on_msg.clone());
+    Callback::from(move |e: E| {
+        let mut next = form.clone();
+        set(&mut next, value(&e));
+        on_msg.emit(Msg::EditSettings(next));
+    })
+}
+
+/// A text field for a number, with its error (if any) beside it.
+pub fn number_field(
+    f: &NumberField,
+    form: &SettingsForm,
+    error: Option<&FieldError>,
+    on_msg: &Callback<Msg>,
+) -> Html {
+    let oninput = on_edit(form, f.set, on_msg, |e: &InputEvent| {
+        e.target_unchecked_into::<HtmlInputElement>().value()
+    });
+    let id = format!("gs-setting-{}", f.field);
+    html! {
+        <div key={f.field} class={classes!("setting", error.is_some().then_some("invalid"))}>
+            <label for={id.clone()}>{ f.label }{ " " }<code>{ f.kafka }</code></label>
+            <input {id} type="text" inputmode="numeric" autocomplete="off" name={f.field}
+                   value={(f.get)(form).to_string()} {oninput}
+                   aria-invalid={error.is_some().then_some("true")}
+                   aria-describedby={error.is_some().then(|| format!("gs-error-{}", f.field))} />
+            if let Some(e) = error {
+                <p class="field-error" id={format!("gs-error-{}", f.field)} data-field={f.field}>{ &e.message }</p>
+            }
+        </div>
+    }
+}
+
+/// A select of a fixed set of choices, with its error (if any) beside it.
+pub fn choice_field(
+    f: &ChoiceField,
+    form: &SettingsForm,
+    error: Option<&FieldError>,
+    on_msg: &Callback<Msg>,
+) -> Html {
+    let onchange = on_edit(form, f.set, on_msg, |e: &Event| {
+        e.target_unchecked_into::<HtmlSelectElement>().value()
+    });
+    let id = format!("gs-setting-{}", f.field);
+    let current = (f.get)(form);
+    html! {
+        <div key={f.field} class={classes!("setting", error.is_some().then_some("invalid"))}>
+            <label for={id.clone()}>{ f.label }{ " " }<code>{ f.kafka }</code></label>
+            <select {id} name={f.field} {onchange} aria-invalid={error.is_some().then_some("true")}>
+                { for f.options.iter().map(|(value, text)| html! {
+                    <option value={*value} selected={current == *value}>{ *text }</option>
+                }) }
+            </select>
+            if let Some(e) = error {
+                <p class="field-error" data-field={f.field}>{ &e.message }</p>
+            }
+        </div>
+    }
+}
