@@ -1,12 +1,16 @@
 //! Kafka's identifiers as newtypes: member ids, instance ids, topic-partitions.
 //!
-//! The leaf of the crate: it imports nothing of ours, and both the
-//! coordinator and the assignors use it.
+//! A leaf of the crate: below it only [`crate::hash`], which keeps each id's
+//! shared text with its hash; the coordinators, the assignors and the
+//! simulator all speak of members, instances and partitions in these types.
 
 use serde::{Serialize, Serializer};
 use std::cmp::Ordering;
 use std::fmt;
 use std::rc::Rc;
+
+pub use crate::hash::MAX_INTERNED;
+use crate::hash::{intern, IdText};
 
 macro_rules! string_id {
     ($(#[$doc:meta])* $name:ident) => {
@@ -94,36 +98,6 @@ macro_rules! string_id {
     };
 }
 
-/// A string id's shared text and the hash of it.
-struct IdText {
-    hash: u64,
-    text: Box<str>,
-}
-
-impl IdText {
-    fn new(text: String) -> Rc<IdText> {
-        Rc::new(IdText {
-            hash: text_hash(&text),
-            text: text.into_boxed_str(),
-        })
-    }
-}
-
-impl PartialEq for IdText {
-    fn eq(&self, other: &Self) -> bool {
-        self.hash == other.hash && self.text == other.text
-    }
-}
-
-/// The hash a string id carries: its text through [`IdHasher`], as `str`
-/// hashes itself.
-fn text_hash(text: &str) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = IdHasher::default();
-    text.hash(&mut h);
-    h.finish()
-}
-
 string_id!(
     /// `member.id`: handed out by the coordinator (`<instance id or client id>-<uuid>`);
     /// empty means UNKNOWN_MEMBER_ID.
@@ -182,54 +156,10 @@ impl std::hash::Hash for Topic {
     }
 }
 
-/// How many distinct topic names a thread interns; later ones are
-/// allocated per [`Topic`] (correct, only slower), so arbitrary input
-/// cannot grow the table without bound.
-pub const MAX_INTERNED: usize = 4_096;
-
-/// An interned name, found in the table by its text.
-struct Interned(Rc<IdText>);
-
-impl PartialEq for Interned {
-    fn eq(&self, other: &Self) -> bool {
-        *self.0 == *other.0
-    }
-}
-
-impl Eq for Interned {}
-
-impl std::hash::Hash for Interned {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.0.text.hash(state)
-    }
-}
-
-impl std::borrow::Borrow<str> for Interned {
-    fn borrow(&self) -> &str {
-        &self.0.text
-    }
-}
-
-thread_local! {
-    static NAMES: std::cell::RefCell<
-        std::collections::HashSet<Interned, std::hash::BuildHasherDefault<IdHasher>>,
-    > = std::cell::RefCell::default();
-}
-
 impl Topic {
     /// The shared copy of `name`.
     pub fn new(name: &str) -> Topic {
-        NAMES.with(|names| {
-            if let Some(shared) = names.borrow().get(name) {
-                return Topic(Rc::clone(&shared.0));
-            }
-            let fresh = IdText::new(name.to_string());
-            let mut names = names.borrow_mut();
-            if names.len() < MAX_INTERNED {
-                names.insert(Interned(Rc::clone(&fresh)));
-            }
-            Topic(fresh)
-        })
+        Topic(intern(name))
     }
 
     pub fn as_str(&self) -> &str {
@@ -479,7 +409,7 @@ mod tests {
         // not, and hashes alike; another number or name differs.
         let hash = |p: &TopicPartition| {
             use std::hash::BuildHasher;
-            std::hash::BuildHasherDefault::<super::IdHasher>::default().hash_one(p)
+            std::hash::BuildHasherDefault::<crate::hash::IdHasher>::default().hash_one(p)
         };
         let (shared, apart) = (TopicPartition::new(&a, 3), TopicPartition::new(&outside, 3));
         assert_eq!(shared, apart);
@@ -492,7 +422,7 @@ mod tests {
         );
         // A topic hashes as its name does, so a map keyed by topics can be
         // searched by `&str`.
-        let builder = std::hash::BuildHasherDefault::<super::IdHasher>::default();
+        let builder = std::hash::BuildHasherDefault::<crate::hash::IdHasher>::default();
         use std::hash::BuildHasher;
         assert_eq!(builder.hash_one(&outside), builder.hash_one("orders"));
         assert_eq!(builder.hash_one(&a), builder.hash_one("orders"));
@@ -501,193 +431,16 @@ mod tests {
             let name = format!("many-{i}");
             assert_eq!(Topic::from(name.as_str()), name);
         }
-        super::NAMES.with(|n| assert!(n.borrow().len() <= MAX_INTERNED));
-    }
-}
-
-/// A hash map for ids, with a small fixed hasher instead of the default
-/// SipHash: the simulator looks members and timers up by id on every
-/// heartbeat, the keys are not chosen by an adversary, and a fixed hasher
-/// keeps runs identical from one process to the next.
-pub type IdMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<IdHasher>>;
-
-/// A hash set of ids, hashed as [`IdMap`] hashes its keys.
-pub type IdSet<K> = std::collections::HashSet<K, std::hash::BuildHasherDefault<IdHasher>>;
-
-/// A hash map keyed by partitions, whose neighbours sit side by side: a
-/// group's committed offsets. A consumer commits and fetches a run of
-/// partitions of a topic at a time (a range assignor's, for one), and in a
-/// large group the table is no longer in the cache when the next rebalance
-/// comes; with neighbours in neighbouring buckets a run of ten partitions
-/// is read from a few cache lines instead of ten.
-pub type PartitionMap<V> =
-    std::collections::HashMap<TopicPartition, V, std::hash::BuildHasherDefault<PartitionHasher>>;
-
-/// The hasher of [`PartitionMap`]: a partition's hash is its topic's,
-/// mixed, plus its number, so that consecutive partitions of a topic go to
-/// consecutive buckets; the bits the table keeps as each bucket's tag (the
-/// top seven of those it reads) are mixed from both, so that a lookup
-/// still compares few keys.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PartitionHasher {
-    /// The topic's hash and anything else written, mixed.
-    mixed: IdHasher,
-    /// The partition numbers written, added.
-    partition: u64,
-}
-
-impl PartitionHasher {
-    /// Where the table takes a bucket's tag from: the top seven bits of
-    /// the hash as wide as a `usize` (hashbrown's `h2`).
-    const TAG_SHIFT: u32 = if usize::BITS >= 64 { 57 } else { 25 };
-}
-
-impl std::hash::Hasher for PartitionHasher {
-    fn finish(&self) -> u64 {
-        let start = self.mixed.finish();
-        let run = start.wrapping_add(self.partition) & ((1 << Self::TAG_SHIFT) - 1);
-        let mut tag = self.mixed;
-        tag.mix(self.partition);
-        let tag = (tag.finish() >> 57) << Self::TAG_SHIFT;
-        run | tag
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        self.mixed.write(bytes);
-    }
-
-    fn write_u32(&mut self, i: u32) {
-        self.partition = self.partition.wrapping_add(u64::from(i));
-    }
-
-    fn write_u64(&mut self, i: u64) {
-        self.mixed.write_u64(i);
-    }
-}
-
-/// A hash map keyed by numbers handed out in sequence: the simulator's
-/// request ids. The requests in flight are a window of recent ids; with
-/// consecutive ids in consecutive buckets that window is a few runs of
-/// cache lines instead of one line per request, all over the table.
-pub type SequenceMap<V> =
-    std::collections::HashMap<u64, V, std::hash::BuildHasherDefault<SequenceHasher>>;
-
-/// The hasher of [`SequenceMap`]: a number's hash is the number, below the
-/// bits the table keeps as each bucket's tag, which are mixed from it (as
-/// [`PartitionHasher`] does for a topic's partitions).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SequenceHasher(u64);
-
-impl std::hash::Hasher for SequenceHasher {
-    fn finish(&self) -> u64 {
-        let run = self.0 & ((1 << PartitionHasher::TAG_SHIFT) - 1);
-        let mut tag = IdHasher::default();
-        tag.mix(self.0);
-        run | ((tag.finish() >> 57) << PartitionHasher::TAG_SHIFT)
-    }
-
-    /// Anything but a `u64` is mixed in whole.
-    fn write(&mut self, bytes: &[u8]) {
-        let mut mixed = IdHasher(self.0);
-        mixed.write(bytes);
-        self.0 = mixed.finish();
-    }
-
-    fn write_u64(&mut self, i: u64) {
-        self.0 = self.0.wrapping_add(i);
-    }
-}
-
-/// FNV-1a over 8-byte words (rustc's FxHash idea): a multiply and a xor per
-/// word, plenty for ids that differ in their UUID part.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct IdHasher(u64);
-
-impl IdHasher {
-    #[inline]
-    fn mix(&mut self, word: u64) {
-        const K: u64 = 0x517c_c1b7_2722_0a95;
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(K);
-    }
-
-    /// An integer's bytes as [`Hasher::write`] takes them (`to_ne_bytes`,
-    /// the default), but straight: one word a step, the rest a byte a step.
-    #[inline]
-    fn mix_int<const N: usize>(&mut self, bytes: [u8; N]) {
-        if N == 8 && cfg!(target_endian = "little") {
-            let mut word = [0; 8];
-            word.copy_from_slice(&bytes);
-            self.mix(u64::from_le_bytes(word));
-        } else {
-            std::hash::Hasher::write(self, &bytes);
-        }
-    }
-}
-
-// The integer writes give the hash `write` gives their bytes on 64-bit
-// targets (a test holds them to it), so maps iterate as before; a `usize`
-// or `isize` on wasm32 is one word too. They are written out because the
-// simulator's maps hash integer keys (request ids, consumer indices, enum
-// discriminants) at nearly every event.
-impl std::hash::Hasher for IdHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            self.mix(u64::from_le_bytes(c.try_into().expect("8 bytes")));
-        }
-        // The last 1 to 7 bytes as one little-endian word: a `u8`, `u16`
-        // or `u32` written as bytes hashes as one step, as written straight.
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut word = [0; 8];
-            word[..rest.len()].copy_from_slice(rest);
-            self.mix(u64::from_le_bytes(word));
-        }
-    }
-
-    #[inline]
-    fn write_u8(&mut self, i: u8) {
-        self.mix(u64::from(i));
-    }
-
-    #[inline]
-    fn write_u16(&mut self, i: u16) {
-        self.mix(u64::from(i));
-    }
-
-    #[inline]
-    fn write_u32(&mut self, i: u32) {
-        self.mix(u64::from(i));
-    }
-
-    #[inline]
-    fn write_u64(&mut self, i: u64) {
-        self.mix_int(i.to_ne_bytes());
-    }
-
-    // A `usize` or `isize` (consumer indices, enum discriminants) is one
-    // word. On 64-bit targets that is the hash `write` gives its bytes, as
-    // above; on wasm32, where they are 4 bytes, it is one step instead of
-    // four. Nothing the browser runs iterates an `IdMap`, so only lookups
-    // see the difference.
-    #[inline]
-    fn write_usize(&mut self, i: usize) {
-        self.mix(i as u64);
-    }
-
-    #[inline]
-    fn write_isize(&mut self, i: isize) {
-        self.mix(i as u64);
+        assert!(crate::hash::interned_count() <= MAX_INTERNED);
     }
 }
 
 #[cfg(test)]
 mod id_map_tests {
+    //! The hashes ids and partitions carry, through the maps of `crate::hash`.
     use super::*;
+    use crate::hash::*;
+    use std::cmp::Ordering;
 
     /// A topic's consecutive partitions hash to consecutive buckets, while
     /// the tag bits the table compares first still tell them apart; and a
@@ -717,7 +470,7 @@ mod id_map_tests {
         }
         let start = |t: &str| h.hash_one(TopicPartition::new(t, 0)) & below_tag;
         assert_ne!(start("orders"), start("payments-eu"));
-        let mut map: PartitionMap<i64> = PartitionMap::default();
+        let mut map: PartitionMap<TopicPartition, i64> = PartitionMap::default();
         for p in 0..1_000 {
             map.insert(
                 TopicPartition::new(["a", "b"][p as usize % 2], p),
@@ -781,9 +534,9 @@ mod id_map_tests {
         assert_eq!(h.hash_one(&a), h.hash_one(&b));
         // The hash carried is the text's: taken again from the text alone,
         // it is the same; another text's differs.
-        assert_eq!(a.0.hash, text_hash("c-1-aaaa"));
+        assert_eq!(a.0.hash, crate::hash::text_hash("c-1-aaaa"));
         assert_ne!(a.0.hash, MemberId::from("c-1-aaab").0.hash);
-        assert_eq!(MemberId::default().0.hash, text_hash(""));
+        assert_eq!(MemberId::default().0.hash, crate::hash::text_hash(""));
         let copy = a.clone();
         assert!(a.same_copy(&copy));
         assert_eq!(copy, b);

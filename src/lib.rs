@@ -36,6 +36,7 @@ pub mod broker;
 pub mod coordinator;
 pub mod defaults;
 pub mod export;
+pub mod hash;
 pub mod ids;
 pub mod narrate;
 #[cfg(not(target_arch = "wasm32"))]

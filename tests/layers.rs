@@ -9,24 +9,34 @@ use std::path::Path;
 /// Each top-level module and the modules it may use.
 fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
     BTreeMap::from([
-        ("ids", &[][..]),
+        // Hashing and shared texts for ids (src/hash.rs).
+        ("hash", &[][..]),
+        ("ids", &["hash"][..]),
         // Collections built without a sort per item type (src/ordered.rs).
         ("ordered", &[][..]),
         ("defaults", &[][..]),
-        ("coordinator", &["ids", "ordered", "defaults"][..]),
-        ("assignor", &["ids", "ordered"][..]),
+        ("coordinator", &["ids", "hash", "ordered", "defaults"][..]),
+        ("assignor", &["ids", "hash", "ordered"][..]),
         (
             "sim",
-            &["ids", "ordered", "defaults", "coordinator", "assignor"][..],
+            &[
+                "ids",
+                "hash",
+                "ordered",
+                "defaults",
+                "coordinator",
+                "assignor",
+            ][..],
         ),
         (
             "narrate",
-            &["ids", "ordered", "defaults", "coordinator", "sim"][..],
+            &["ids", "hash", "ordered", "defaults", "coordinator", "sim"][..],
         ),
         (
             "scenario",
             &[
                 "ids",
+                "hash",
                 "ordered",
                 "defaults",
                 "coordinator",
@@ -39,6 +49,7 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
             "export",
             &[
                 "ids",
+                "hash",
                 "ordered",
                 "defaults",
                 "coordinator",
@@ -49,17 +60,26 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
             ][..],
         ),
         // Native only: replays scenarios against a real Kafka broker.
-        ("oracle", &["ids", "ordered", "scenario"][..]),
+        ("oracle", &["ids", "hash", "ordered", "scenario"][..]),
         // Native only: `groupscope broker`, a local endpoint for real clients.
         // It shares the oracle's encoders of Kafka's consumer protocol.
         (
             "broker",
-            &["ids", "ordered", "coordinator", "sim", "scenario", "oracle"][..],
+            &[
+                "ids",
+                "hash",
+                "ordered",
+                "coordinator",
+                "sim",
+                "scenario",
+                "oracle",
+            ][..],
         ),
         (
             "ui",
             &[
                 "ids",
+                "hash",
                 "ordered",
                 "defaults",
                 "coordinator",

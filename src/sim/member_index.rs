@@ -6,7 +6,7 @@
 use super::client::Client;
 use super::ConsumerId;
 use crate::coordinator::classic::MemberId;
-use crate::ids::IdMap;
+use crate::hash::IdMap;
 
 /// Per member id, the first consumer (in index order) whose current id it
 /// is, and the first that held it before. A lookup answers what a scan of

@@ -7,8 +7,8 @@
 
 use super::messages::{JoinGroupMember, Protocol, RequestId};
 use super::state::GroupState;
+use crate::hash::{IdMap, IdSet, PartitionMap};
 use crate::ids::{GroupInstanceId, MemberId, ProtocolName, TopicPartition};
-use crate::ids::{IdMap, IdSet, PartitionMap};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 /// A parked JoinGroup: the request to answer when the join phase completes.
@@ -81,7 +81,7 @@ pub struct Group {
     /// Committed offsets. Only looked up, never listed, so hashed: each
     /// member commits and fetches its partitions at every rebalance, and a
     /// B-tree of 10,000 partitions costs a dozen comparisons per lookup.
-    pub offsets: PartitionMap<i64>,
+    pub offsets: PartitionMap<TopicPartition, i64>,
     /// Where each member sits in `members`, so a heartbeat finds its member
     /// without scanning the group. Kept by [`Group::add`], [`Group::remove`]
     /// and [`Group::rename`]; a lookup checks the slot it is given.

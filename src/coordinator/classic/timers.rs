@@ -2,7 +2,7 @@
 //! replaces its deadline. Due timers fire in (deadline, arm order) — Kafka
 //! gives no order for ties; this is the simulator's rule (spec §5.6).
 
-use crate::ids::IdMap;
+use crate::hash::IdMap;
 use crate::ids::MemberId;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;

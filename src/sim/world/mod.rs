@@ -13,7 +13,7 @@ use super::trace::{RequestKey, Requester, TraceRecord};
 use super::ConsumerId;
 use super::{Action, SimSettings};
 use crate::coordinator::classic::*;
-use crate::ids::{IdMap, SequenceMap};
+use crate::hash::{IdMap, SequenceMap};
 use queue::{EventQueue, Key as QueueKey};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
