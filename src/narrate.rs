@@ -200,108 +200,135 @@ fn fenced(
 
 /// The sentence for what consumer `name` did.
 pub fn client_action(name: &str, action: &ClientAction) -> String {
+    process_action(name, action)
+        .or_else(|| membership_action(name, action))
+        .or_else(|| restore_action(name, action))
+        .expect("every client action is written by one of the three")
+}
+
+/// What happened to the consumer's process: started, stopped, paused, slow,
+/// its requests lost.
+fn process_action(name: &str, action: &ClientAction) -> Option<String> {
     match action {
-        ClientAction::Start => format!("{name} starts and sends JoinGroup."),
-        ClientAction::Restart { down_ms } => {
+        ClientAction::Start => Some(format!("{name} starts and sends JoinGroup.")),
+        ClientAction::Restart { down_ms } => Some({
             format!("{name} is down for {down_ms} ms and starts again with member id \"\".")
-        }
-        ClientAction::Crash => format!("{name} crashes: no LeaveGroup, no more heartbeats."),
-        ClientAction::Paused { for_ms } => format!(
+        }),
+        ClientAction::Crash => Some(format!(
+            "{name} crashes: no LeaveGroup, no more heartbeats."
+        )),
+        ClientAction::Paused { for_ms } => Some(format!(
             "{name} freezes for {for_ms} ms (a long GC pause): no heartbeat, no poll; \
              the coordinator only sees silence."
-        ),
-        ClientAction::SlowBatch { batch_ms } => format!(
+        )),
+        ClientAction::SlowBatch { batch_ms } => Some(format!(
             "{name}'s next batch will take {batch_ms} ms; its heartbeat thread keeps beating \
              meanwhile, but a batch past max.poll.interval.ms gives the membership up."
-        ),
-        ClientAction::RequestLost { api } => format!(
+        )),
+        ClientAction::RequestLost { api } => Some(format!(
             "The network loses {name}'s {} request: the coordinator never sees it.",
             api.name()
-        ),
-        ClientAction::RequestTimedOut { api } => format!(
+        )),
+        ClientAction::RequestTimedOut { api } => Some(format!(
             "{name}'s {} request got no answer within its timeout: the client closes the \
              connection and retries.",
             api.name()
-        ),
-        ClientAction::Resumed => {
+        )),
+        ClientAction::Resumed => Some({
             format!("{name} carries on after its pause and handles what arrived meanwhile.")
-        }
+        }),
         ClientAction::Close {
             leave_group: true, ..
-        } => format!("{name} closes and sends LeaveGroup."),
-        ClientAction::Close { is_static, .. } => {
+        } => Some(format!("{name} closes and sends LeaveGroup.")),
+        ClientAction::Close { is_static, .. } => Some({
             let why = if *is_static {
                 "a static member does not send LeaveGroup (leave.group.on.close is false)"
             } else {
                 "leave.group.on.close is false"
             };
             format!("{name} closes without LeaveGroup: {why}.")
-        }
+        }),
+        _ => None,
+    }
+}
+
+/// What the consumer did as a member of the group: joined, assigned,
+/// rejoining, reset, fenced.
+fn membership_action(name: &str, action: &ClientAction) -> Option<String> {
+    match action {
         ClientAction::Joined {
             generation_id,
             leader,
             skip_assignment,
-        } => {
+        } => Some({
             let role = match (leader, skip_assignment) {
                 (true, false) => "as leader, runs the assignor and sends the plan",
                 (true, true) => "as leader with skip_assignment (KIP-814): the stored plan stands",
                 _ => "as follower",
             };
             format!("{name} joined generation {generation_id} {role}.")
-        }
+        }),
         ClientAction::Assigned {
             generation_id,
             partitions,
-        } => format!(
+        } => Some(format!(
             "{name} consumes {} (generation {generation_id}).",
             partition_list(partitions)
-        ),
-        ClientAction::Rejoin { cause, revoked } => rejoin(name, cause, revoked.len()),
-        ClientAction::AwaitPoll { cause } => format!(
+        )),
+        ClientAction::Rejoin { cause, revoked } => Some(rejoin(name, cause, revoked.len())),
+        ClientAction::AwaitPoll { cause } => Some(format!(
             "{name} {}: it finishes its current batch and rejoins at its next poll().",
             noticed(cause)
-        ),
+        )),
         ClientAction::PollTimeout {
             max_poll_interval_ms,
             leave_group,
-        } => {
+        } => Some({
             let then = if *leave_group {
                 "it sends LeaveGroup and forgets its member id"
             } else {
                 "as a static member it sends no LeaveGroup, only forgets its member id"
             };
             format!("{name}'s batch outlasted max.poll.interval.ms = {max_poll_interval_ms} ms: {then}; it rejoins at its next poll().")
-        }
-        ClientAction::ResetMemberId { .. } => {
+        }),
+        ClientAction::ResetMemberId { .. } => Some({
             format!("{name} got UNKNOWN_MEMBER_ID: resets its member id.")
-        }
-        ClientAction::Retry { error, backoff_ms } => {
+        }),
+        ClientAction::Retry { error, backoff_ms } => Some({
             format!("{name} got {error} on JoinGroup: retries after {backoff_ms} ms.")
-        }
+        }),
         ClientAction::Fenced {
             api,
             group_instance_id,
-        } => format!(
+        } => Some(format!(
             "{name} got FENCED_INSTANCE_ID on {api}: another process registered group.instance.id={} — fatal, the consumer stops.",
             group_instance_id.as_ref().map_or("", |i| i.as_str())
-        ),
-        ClientAction::Failed { api, error } => {
+        )),
+        ClientAction::Failed { api, error } => Some({
             format!("{name} got {error} on {api}: fatal, the consumer stops.")
-        }
+        }),
+        _ => None,
+    }
+}
+
+/// The state a consumer restores before consuming a partition it moved to.
+fn restore_action(name: &str, action: &ClientAction) -> Option<String> {
+    match action {
         ClientAction::Restoring {
             partitions,
             longest_ms,
-        } => format!(
+        } => Some(format!(
             "{name} restores the state of {} (up to {longest_ms} ms) before consuming {}: it did not hold {} in the previous generation.",
             partition_list(partitions),
             if partitions.len() == 1 { "it" } else { "them" },
             if partitions.len() == 1 { "it" } else { "them" }
-        ),
-        ClientAction::Restored { partitions, took_ms } => format!(
+        )),
+        ClientAction::Restored { partitions, took_ms } => Some(format!(
             "{name} restored the state of {} in {took_ms} ms and consumes {} now.",
             partition_list(partitions),
             if partitions.len() == 1 { "it" } else { "them" }
-        ),
+        )),
+        _ => None,
     }
 }
 

@@ -443,3 +443,220 @@ fn the_circle_check_reads_paths_as_rust_does() {
         "use a;\n"
     );
 }
+
+// ---------------------------------------------------------------------------
+// Sizes: no file over 700 lines and no function over 80 lines in src/,
+// tests aside (`tests.rs`, `*_tests.rs`, a trailing `#[cfg(test)] mod`).
+
+const MAX_FILE_LINES: usize = 700;
+const MAX_FN_LINES: usize = 80;
+
+/// The text with comments blanked and string and char literals emptied,
+/// newlines kept, so braces can be counted.
+fn blank_literals(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        let next = b.get(i + 1).copied();
+        if c == b'/' && next == Some(b'/') {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+        } else if c == b'/' && next == Some(b'*') {
+            let mut depth = 0;
+            while i < b.len() {
+                if b[i] == b'/' && b.get(i + 1) == Some(&b'*') {
+                    depth += 1;
+                    i += 2;
+                } else if b[i] == b'*' && b.get(i + 1) == Some(&b'/') {
+                    depth -= 1;
+                    i += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    if b[i] == b'\n' {
+                        out.push(b'\n');
+                    }
+                    i += 1;
+                }
+            }
+        } else if c == b'r'
+            && (next == Some(b'"') || next == Some(b'#'))
+            && (i == 0 || !is_ident(b[i - 1]))
+        {
+            // A raw string: r"…" or r#"…"#.
+            let mut j = i + 1;
+            let mut hashes = 0;
+            while b.get(j) == Some(&b'#') {
+                hashes += 1;
+                j += 1;
+            }
+            if b.get(j) != Some(&b'"') {
+                out.push(c);
+                i += 1;
+                continue;
+            }
+            j += 1;
+            let close: Vec<u8> = std::iter::once(b'"')
+                .chain(std::iter::repeat_n(b'#', hashes))
+                .collect();
+            while j < b.len() && !b[j..].starts_with(&close) {
+                if b[j] == b'\n' {
+                    out.push(b'\n');
+                }
+                j += 1;
+            }
+            out.extend_from_slice(b"\"\"");
+            i = j + close.len();
+        } else if c == b'"' {
+            i += 1;
+            while i < b.len() && b[i] != b'"' {
+                if b[i] == b'\\' {
+                    i += 1;
+                } else if b[i] == b'\n' {
+                    out.push(b'\n');
+                }
+                i += 1;
+            }
+            out.extend_from_slice(b"\"\"");
+            i += 1;
+        } else if c == b'\'' {
+            // A char literal ('x', '\n', '\u{..}') or a lifetime ('a).
+            let end = if next == Some(b'\\') {
+                b[i + 2..]
+                    .iter()
+                    .position(|&x| x == b'\'')
+                    .map(|p| i + 2 + p)
+            } else if b.get(i + 2) == Some(&b'\'') {
+                Some(i + 2)
+            } else {
+                None
+            };
+            match end {
+                Some(e) => {
+                    out.extend_from_slice(b"' '");
+                    i = e + 1;
+                }
+                None => {
+                    out.push(c);
+                    i += 1;
+                }
+            }
+        } else {
+            out.push(c);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The text up to its trailing `#[cfg(test)] mod …` (tests sit at the end).
+fn without_tests(text: &str) -> &str {
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        if line.trim() == "#[cfg(test)]" {
+            let rest = &text[at + line.len()..];
+            if rest.trim_start().starts_with("mod ") {
+                return &text[..at];
+            }
+        }
+        at += line.len();
+    }
+    text
+}
+
+/// Each function of a (blanked) text longer than `max` lines: (line, name, lines).
+fn long_functions(code: &str, max: usize) -> Vec<(usize, String, usize)> {
+    let lines: Vec<&str> = code.lines().collect();
+    let mut out = Vec::new();
+    for (n, line) in lines.iter().enumerate() {
+        let Some(at) = line.find("fn ") else {
+            continue;
+        };
+        if at > 0 && is_ident(line.as_bytes()[at - 1]) {
+            continue;
+        }
+        let name: String = line[at + 3..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if name.is_empty() {
+            continue;
+        }
+        // The body: from the first `{` after the signature to its match; a
+        // `;` first means a declaration without a body.
+        let mut depth = 0usize;
+        let mut opened = false;
+        let mut end = None;
+        'scan: for (k, text) in lines.iter().enumerate().skip(n) {
+            let from = if k == n { at } else { 0 };
+            for ch in text[from..].chars() {
+                match ch {
+                    '{' => {
+                        depth += 1;
+                        opened = true;
+                    }
+                    '}' if opened => {
+                        depth -= 1;
+                        if depth == 0 {
+                            end = Some(k);
+                            break 'scan;
+                        }
+                    }
+                    ';' if !opened => break 'scan,
+                    _ => {}
+                }
+            }
+        }
+        if let Some(end) = end {
+            let length = end - n + 1;
+            if length > max {
+                out.push((n + 1, name, length));
+            }
+        }
+    }
+    out
+}
+
+fn is_test_file(path: &Path) -> bool {
+    let name = path.file_name().unwrap().to_str().unwrap();
+    name == "tests.rs" || name.ends_with("_tests.rs")
+}
+
+#[test]
+fn no_file_over_700_lines_and_no_function_over_80_in_src() {
+    let mut files = Vec::new();
+    rust_files(Path::new("src"), &mut files);
+    files.sort();
+    let mut over = Vec::new();
+    for path in files.iter().filter(|p| !is_test_file(p)) {
+        let text = fs::read_to_string(path).unwrap();
+        let code = without_tests(&text);
+        let lines = code.lines().count();
+        if lines > MAX_FILE_LINES {
+            over.push(format!("{}: {lines} lines", path.display()));
+        }
+        for (line, name, length) in long_functions(&blank_literals(code), MAX_FN_LINES) {
+            over.push(format!(
+                "{}:{line} fn {name}: {length} lines",
+                path.display()
+            ));
+        }
+    }
+    assert!(over.is_empty(), "past the limits:\n{}", over.join("\n"));
+}
+
+#[test]
+fn the_size_check_counts_bodies_not_literals() {
+    let code = blank_literals("fn a() {\n let s = \"}\"; // }\n let c = '{';\n}\nfn b();\n");
+    assert_eq!(long_functions(&code, 3), vec![(1, "a".to_string(), 4)]);
+    assert!(long_functions(&code, 4).is_empty());
+    assert_eq!(
+        without_tests("fn a() {}\n#[cfg(test)]\nmod tests {\n}\n"),
+        "fn a() {}\n"
+    );
+    assert_eq!(blank_literals("r#\"{\"#; x"), "\"\"; x");
+}

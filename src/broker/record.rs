@@ -14,7 +14,7 @@
 //! them, so the file also reads well; the seed makes them equal anyway.
 
 use crate::coordinator::classic::{
-    Coordinator, CoordinatorConfig, Output, Request, RequestId, Response,
+    self as co, Coordinator, CoordinatorConfig, Output, Request, RequestId, Response,
 };
 use crate::scenario::model::*;
 use crate::scenario::{limits, trace};
@@ -294,54 +294,8 @@ impl Recorder {
     fn step_of(&mut self, index: u64, at_ms: u64, request: &Request) -> RequestStep {
         let mut step = empty_step(at_ms);
         match request {
-            Request::JoinGroup(j) => {
-                let base = match &j.group_instance_id {
-                    Some(i) => i.to_string(),
-                    None => j.client_id.clone(),
-                };
-                let bind = self.fresh_name(&base);
-                self.binds.insert(index, bind.clone());
-                step.join = Some(JoinSpec {
-                    member_id: self.name_of(j.member_id.as_str()),
-                    group_instance_id: j.group_instance_id.as_ref().map(|i| i.to_string()),
-                    version: j.version,
-                    protocols: j
-                        .protocols
-                        .iter()
-                        .map(|p| {
-                            ProtocolSpec::Full(ProtocolFull {
-                                name: p.name.clone(),
-                                metadata: hex(&p.metadata),
-                            })
-                        })
-                        .collect(),
-                    protocol_type: j.protocol_type.clone(),
-                    client_id: j.client_id.clone(),
-                    session_timeout_ms: Some(j.session_timeout_ms),
-                    rebalance_timeout_ms: Some(j.rebalance_timeout_ms),
-                    reason: j.reason.clone(),
-                    bind: Some(bind),
-                });
-            }
-            Request::SyncGroup(x) => {
-                step.sync = Some(SyncSpec {
-                    member_id: self.name_of(x.member_id.as_str()),
-                    generation_id: x.generation_id,
-                    group_instance_id: x.group_instance_id.as_ref().map(|i| i.to_string()),
-                    assignments: x
-                        .assignments
-                        .iter()
-                        .map(|(m, parts)| {
-                            (
-                                self.name_of(m.as_str()),
-                                parts.iter().map(|p| p.to_string()).collect(),
-                            )
-                        })
-                        .collect(),
-                    protocol_type: x.protocol_type.as_deref().map(str::to_string),
-                    protocol_name: x.protocol_name.as_deref().map(str::to_string),
-                });
-            }
+            Request::JoinGroup(j) => step.join = Some(self.join_spec(index, j)),
+            Request::SyncGroup(x) => step.sync = Some(self.sync_spec(x)),
             Request::Heartbeat(x) => {
                 step.heartbeat = Some(HeartbeatSpec {
                     member_id: self.name_of(x.member_id.as_str()),
@@ -349,37 +303,94 @@ impl Recorder {
                     group_instance_id: x.group_instance_id.as_ref().map(|i| i.to_string()),
                 });
             }
-            Request::OffsetCommit(x) => {
-                step.commit = Some(CommitSpec {
-                    member_id: self.name_of(x.member_id.as_str()),
-                    generation_id: x.generation_id,
-                    group_instance_id: x.group_instance_id.as_ref().map(|i| i.to_string()),
-                    offsets: x
-                        .offsets
-                        .iter()
-                        .map(|(tp, o)| (tp.to_string(), *o))
-                        .collect(),
-                    transactional: x.transactional,
-                });
-            }
-            Request::LeaveGroup(x) => {
-                step.leave = Some(LeaveSpec {
-                    members: x
-                        .members
-                        .iter()
-                        .map(|m| LeaveMemberSpec {
-                            member_id: self.name_of(m.member_id.as_str()),
-                            group_instance_id: m.group_instance_id.as_ref().map(|i| i.to_string()),
-                        })
-                        .collect(),
-                });
-            }
+            Request::OffsetCommit(x) => step.commit = Some(self.commit_spec(x)),
+            Request::LeaveGroup(x) => step.leave = Some(self.leave_spec(x)),
             Request::DescribeGroup => step.describe = Some(Empty {}),
             // Never recorded (the caller sends it unrecorded); a tick keeps
             // the step well-formed should it ever be.
             Request::OffsetFetch(_) => step.tick = Some(Empty {}),
         }
         step
+    }
+
+    /// The `join` of step `index`: it binds a fresh name (from the instance
+    /// id, else the client id) to the member id its answer hands out.
+    fn join_spec(&mut self, index: u64, j: &co::JoinGroupRequest) -> JoinSpec {
+        let base = match &j.group_instance_id {
+            Some(i) => i.to_string(),
+            None => j.client_id.clone(),
+        };
+        let bind = self.fresh_name(&base);
+        self.binds.insert(index, bind.clone());
+        JoinSpec {
+            member_id: self.name_of(j.member_id.as_str()),
+            group_instance_id: j.group_instance_id.as_ref().map(|i| i.to_string()),
+            version: j.version,
+            protocols: j
+                .protocols
+                .iter()
+                .map(|p| {
+                    ProtocolSpec::Full(ProtocolFull {
+                        name: p.name.clone(),
+                        metadata: hex(&p.metadata),
+                    })
+                })
+                .collect(),
+            protocol_type: j.protocol_type.clone(),
+            client_id: j.client_id.clone(),
+            session_timeout_ms: Some(j.session_timeout_ms),
+            rebalance_timeout_ms: Some(j.rebalance_timeout_ms),
+            reason: j.reason.clone(),
+            bind: Some(bind),
+        }
+    }
+
+    /// The `sync`, its assignments keyed by the members' names.
+    fn sync_spec(&self, x: &co::SyncGroupRequest) -> SyncSpec {
+        SyncSpec {
+            member_id: self.name_of(x.member_id.as_str()),
+            generation_id: x.generation_id,
+            group_instance_id: x.group_instance_id.as_ref().map(|i| i.to_string()),
+            assignments: x
+                .assignments
+                .iter()
+                .map(|(m, parts)| {
+                    (
+                        self.name_of(m.as_str()),
+                        parts.iter().map(|p| p.to_string()).collect(),
+                    )
+                })
+                .collect(),
+            protocol_type: x.protocol_type.as_deref().map(str::to_string),
+            protocol_name: x.protocol_name.as_deref().map(str::to_string),
+        }
+    }
+
+    fn commit_spec(&self, x: &co::OffsetCommitRequest) -> CommitSpec {
+        CommitSpec {
+            member_id: self.name_of(x.member_id.as_str()),
+            generation_id: x.generation_id,
+            group_instance_id: x.group_instance_id.as_ref().map(|i| i.to_string()),
+            offsets: x
+                .offsets
+                .iter()
+                .map(|(tp, o)| (tp.to_string(), *o))
+                .collect(),
+            transactional: x.transactional,
+        }
+    }
+
+    fn leave_spec(&self, x: &co::LeaveGroupRequest) -> LeaveSpec {
+        LeaveSpec {
+            members: x
+                .members
+                .iter()
+                .map(|m| LeaveMemberSpec {
+                    member_id: self.name_of(m.member_id.as_str()),
+                    group_instance_id: m.group_instance_id.as_ref().map(|i| i.to_string()),
+                })
+                .collect(),
+        }
     }
 }
 

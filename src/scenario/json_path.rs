@@ -42,6 +42,15 @@ pub fn path_of(text: &[u8], error: &serde_json::Error) -> String {
 /// column counting the line's bytes read) for an error saying `message`.
 fn path_at(text: &[u8], line: usize, column: usize, message: &str) -> String {
     let end = offset_of(text, line, column).min(text.len());
+    let (mut stack, after_key) = open_values(text, end);
+    at_the_error(&mut stack, text.get(end).copied(), message, after_key);
+    path_text(&stack)
+}
+
+/// The objects and arrays open at byte `end`, each with the key or index
+/// last read in it, and whether the last thing read was a key (nothing but
+/// its `:` since).
+fn open_values(text: &[u8], end: usize) -> (Vec<Open>, bool) {
     let mut stack: Vec<Open> = Vec::new();
     // The last thing read was a key (nothing but its `:` since).
     let mut after_key = false;
@@ -98,10 +107,16 @@ fn path_at(text: &[u8], line: usize, column: usize, message: &str) -> String {
             _ => i += 1,
         }
     }
+    (stack, after_key)
+}
+
+/// Corrects the innermost open value for what serde_json reports where it
+/// stopped (`next`, the byte at the error's position).
+fn at_the_error(stack: &mut [Open], next: Option<u8>, message: &str, after_key: bool) {
     // Just past an array's `[`, an error is the array's (a visitor that
     // took no sequence) unless it is its first element's wrong type, which
     // serde_json reports at the element's `{` or `[` without reading it.
-    if let (Some(open), Some(&b)) = (stack.last_mut(), text.get(end)) {
+    if let (Some(open), Some(b)) = (stack.last_mut(), next) {
         let unread = match b {
             b'{' => "invalid type: map,",
             b'[' => "invalid type: sequence,",
@@ -122,8 +137,12 @@ fn path_at(text: &[u8], line: usize, column: usize, message: &str) -> String {
             open.last = None;
         }
     }
+}
+
+/// The open values' keys and indexes written `a.b[2].c`.
+fn path_text(stack: &[Open]) -> String {
     let mut path = String::new();
-    for open in &stack {
+    for open in stack {
         match &open.last {
             Some(Segment::Key(k)) => {
                 if !path.is_empty() {

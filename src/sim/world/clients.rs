@@ -80,9 +80,9 @@ impl World {
             };
             self.metrics.restoring(index.0, n);
         }
-        let consuming = client.state.is_running() && self.paused_until[index.0] <= self.now_ms;
+        let consuming = client.state.is_running() && self.runs[index.0].paused_until <= self.now_ms;
         let now: &[TopicPartition] = if consuming { &client.owned } else { &[] };
-        let told = &mut self.held[index.0];
+        let told = &mut self.runs[index.0].held;
         if told.as_slice() == now {
             return;
         }
@@ -149,7 +149,7 @@ impl World {
         let config = &self.clients[index].config;
         let (p, max_poll_ms) = (config.processing, config.rebalance_timeout_ms);
         let drawn = uniform(&mut self.rng, p.min_ms, p.max_ms).max(1);
-        let batch_ms = self.slow_next[index.0].take().unwrap_or(drawn);
+        let batch_ms = self.runs[index.0].slow_next.take().unwrap_or(drawn);
         self.schedule_client_timer(index, ClientTimer::Poll, batch_ms);
         if batch_ms > max_poll_ms {
             self.schedule_client_timer(index, ClientTimer::PollTimeout, max_poll_ms);

@@ -50,6 +50,18 @@ mod waits;
 /// How many delivered messages the world remembers for the message flow.
 pub const RECENT_MESSAGES: usize = 200;
 
+/// What the world keeps of one consumer's run beside its [`Client`] (the
+/// client models the Kafka consumer; these are the world's own facts).
+#[derive(Clone, Debug, Default)]
+pub(super) struct ConsumerRun {
+    /// The partitions the metrics were last told it consumes.
+    pub(super) held: Vec<TopicPartition>,
+    /// Until when its process is frozen (0: not paused).
+    pub(super) paused_until: u64,
+    /// How long its next batch takes, if a `slow_batch` said so.
+    pub(super) slow_next: Option<u64>,
+}
+
 /// Who sent a request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sender {
@@ -161,12 +173,9 @@ pub struct World {
     pub(super) recent_messages: VecDeque<MessageView>,
     /// True when the last step changed the group's state or generation.
     state_changed_in_step: bool,
-    /// Per consumer, the partitions the metrics were last told it consumes.
-    held: Vec<Vec<TopicPartition>>,
-    /// Per consumer, until when its process is frozen (0: not paused).
-    paused_until: Vec<u64>,
-    /// Per consumer, how long its next batch takes if a `slow_batch` said so.
-    slow_next: Vec<Option<u64>>,
+    /// What the world keeps per consumer beside its client, in the order
+    /// of `clients`.
+    runs: Vec<ConsumerRun>,
     /// The member ids the coordinator's events named since the last
     /// invariant check (`None`: too many to list; check everything).
     pub(super) touched: Option<Vec<MemberId>>,
@@ -227,9 +236,7 @@ impl World {
             checked_revision: None,
             effects: Vec::new(),
             touched: Some(Vec::new()),
-            held: Vec::new(),
-            paused_until: Vec::new(),
-            slow_next: Vec::new(),
+            runs: Vec::new(),
             recent_messages: VecDeque::new(),
             rng,
             network,
@@ -239,9 +246,7 @@ impl World {
         for index in 0..world.clients.len() {
             world.reindex(ConsumerId(index));
         }
-        world.held = vec![Vec::new(); world.clients.len()];
-        world.paused_until = vec![0; world.clients.len()];
-        world.slow_next = vec![None; world.clients.len()];
+        world.runs = vec![ConsumerRun::default(); world.clients.len()];
         for (at_ms, action) in actions {
             world.push_action(at_ms, action);
         }
@@ -304,9 +309,7 @@ impl World {
         self.clients.push(client);
         let index = ConsumerId(self.clients.len() - 1);
         self.reindex(index);
-        self.held.push(Vec::new());
-        self.paused_until.push(0);
-        self.slow_next.push(None);
+        self.runs.push(ConsumerRun::default());
         index
     }
 

@@ -227,7 +227,7 @@ impl World {
             }
             SimEvent::Resume { index, incarnation } => {
                 if self.clients[index].incarnation == incarnation {
-                    self.paused_until[index.0] = 0;
+                    self.runs[index.0].paused_until = 0;
                     self.log_event(WorldEvent::Client(ClientAction::Resumed), None, Some(index));
                     self.sync_holdings(index);
                 }
@@ -248,7 +248,7 @@ impl World {
             } => (*index, *incarnation),
             _ => return Some(event),
         };
-        let until = self.paused_until[index.0];
+        let until = self.runs[index.0].paused_until;
         if until <= self.now_ms || self.clients[index].incarnation != incarnation {
             return Some(event);
         }
@@ -266,7 +266,7 @@ impl World {
     /// The application's next batch takes `batch_ms` (an action).
     pub(super) fn slow_batch(&mut self, c: ConsumerId, batch_ms: u64) {
         if self.clients[c].state.is_running() {
-            self.slow_next[c.0] = Some(batch_ms);
+            self.runs[c.0].slow_next = Some(batch_ms);
             let slow = ClientAction::SlowBatch { batch_ms };
             self.log_event(WorldEvent::Client(slow), None, Some(c));
         }
@@ -276,8 +276,8 @@ impl World {
     /// longer frozen, and no slow batch waits for it: what it left queued
     /// belongs to its old incarnation.
     pub(super) fn unpause(&mut self, c: ConsumerId) {
-        self.paused_until[c.0] = 0;
-        self.slow_next[c.0] = None;
+        self.runs[c.0].paused_until = 0;
+        self.runs[c.0].slow_next = None;
     }
 
     /// Freezes consumer `c` for `for_ms` (an action); the heartbeat thread
@@ -287,7 +287,7 @@ impl World {
             return;
         }
         let until = self.now_ms + for_ms;
-        self.paused_until[c.0] = self.paused_until[c.0].max(until);
+        self.runs[c.0].paused_until = self.runs[c.0].paused_until.max(until);
         self.log_event(
             WorldEvent::Client(ClientAction::Paused { for_ms }),
             None,
@@ -296,7 +296,7 @@ impl World {
         self.sync_holdings(c);
         let incarnation = self.clients[c].incarnation;
         self.enqueue(
-            self.paused_until[c.0],
+            self.runs[c.0].paused_until,
             SimEvent::Resume {
                 index: c,
                 incarnation,

@@ -280,73 +280,82 @@ pub fn summary(points: &[SweepPoint]) -> Vec<Piece> {
         say_ms(last.restart_ms)
     );
     let found = crossings(&sorted);
-    let mode = |static_cheaper: bool| if static_cheaper { "static" } else { "dynamic" };
-    let point = |c: &Crossing| {
-        let ms = c.restart_ms.round() as u64;
-        Piece::Crossing(ms, format!("about {}", say_ms(ms)))
-    };
     match found.as_slice() {
-        [] => {
-            let all_equal = sorted.iter().all(|p| {
-                p.static_members.unavailable_after_startup_ms
-                    == p.dynamic_members.unavailable_after_startup_ms
-            });
-            let who = sorted
-                .iter()
-                .find(|p| {
-                    p.static_members.unavailable_after_startup_ms
-                        != p.dynamic_members.unavailable_after_startup_ms
-                })
-                .map_or("static", |p| mode(p.static_wins()));
-            vec![text(if all_equal {
-                format!("Static and dynamic membership cost the same at every restart duration plotted, {range}: no break-even.")
-            } else {
-                format!("{} membership costs less at every restart duration plotted, {range}: the curves do not cross in this range, so there is no break-even here.", capitalised(who))
-            })]
-        }
+        [] => vec![text(no_crossing(&sorted, &range))],
         [one] => vec![
             text(format!(
                 "{} membership costs less for restarts shorter than ",
                 capitalised(mode(one.static_cheaper_below))
             )),
-            point(one),
+            crossing_piece(one),
             text(format!(
                 "; longer, {} costs less. The curves cross once {range}.",
                 mode(!one.static_cheaper_below)
             )),
         ],
-        many => {
-            let mut out = vec![text(format!(
-                "The curves cross {} times {range}, at ",
-                many.len()
-            ))];
-            for (i, c) in many.iter().enumerate() {
-                if i > 0 {
-                    out.push(text(
-                        if i + 1 == many.len() { " and " } else { ", " }.to_string(),
-                    ));
-                }
-                out.push(point(c));
-            }
-            // Who is cheaper on each stretch, so the zig-zag reads plainly.
-            let mut stretches = vec![format!(
-                "{} costs less up to {}",
-                capitalised(mode(many[0].static_cheaper_below)),
-                say_ms(many[0].restart_ms.round() as u64)
-            )];
-            for w in many.windows(2) {
-                stretches.push(format!(
-                    "{} up to {}",
-                    mode(w[1].static_cheaper_below),
-                    say_ms(w[1].restart_ms.round() as u64)
-                ));
-            }
-            let tail = many.last().expect("several crossings");
-            stretches.push(format!("{} beyond", mode(!tail.static_cheaper_below)));
-            out.push(text(format!(": {}.", stretches.join(", "))));
-            out
-        }
+        many => several_crossings(many, &range),
     }
+}
+
+/// "static" or "dynamic", the side cheaper on a stretch.
+fn mode(static_cheaper: bool) -> &'static str {
+    if static_cheaper {
+        "static"
+    } else {
+        "dynamic"
+    }
+}
+
+/// A crossing as the sentence says it.
+fn crossing_piece(c: &Crossing) -> Piece {
+    let ms = c.restart_ms.round() as u64;
+    Piece::Crossing(ms, format!("about {}", say_ms(ms)))
+}
+
+/// The sentence when the curves do not cross over `range`.
+fn no_crossing(sorted: &[SweepPoint], range: &str) -> String {
+    let costs_differ = |p: &&SweepPoint| {
+        p.static_members.unavailable_after_startup_ms
+            != p.dynamic_members.unavailable_after_startup_ms
+    };
+    match sorted.iter().find(costs_differ) {
+        None => format!("Static and dynamic membership cost the same at every restart duration plotted, {range}: no break-even."),
+        Some(p) => format!("{} membership costs less at every restart duration plotted, {range}: the curves do not cross in this range, so there is no break-even here.", capitalised(mode(p.static_wins()))),
+    }
+}
+
+/// The sentence for two crossings or more, with who is cheaper on each
+/// stretch, so the zig-zag reads plainly.
+fn several_crossings(many: &[Crossing], range: &str) -> Vec<Piece> {
+    let text = |s: String| Piece::Text(s);
+    let mut out = vec![text(format!(
+        "The curves cross {} times {range}, at ",
+        many.len()
+    ))];
+    for (i, c) in many.iter().enumerate() {
+        if i > 0 {
+            out.push(text(
+                if i + 1 == many.len() { " and " } else { ", " }.to_string(),
+            ));
+        }
+        out.push(crossing_piece(c));
+    }
+    let mut stretches = vec![format!(
+        "{} costs less up to {}",
+        capitalised(mode(many[0].static_cheaper_below)),
+        say_ms(many[0].restart_ms.round() as u64)
+    )];
+    for w in many.windows(2) {
+        stretches.push(format!(
+            "{} up to {}",
+            mode(w[1].static_cheaper_below),
+            say_ms(w[1].restart_ms.round() as u64)
+        ));
+    }
+    let tail = many.last().expect("several crossings");
+    stretches.push(format!("{} beyond", mode(!tail.static_cheaper_below)));
+    out.push(text(format!(": {}.", stretches.join(", "))));
+    out
 }
 
 fn capitalised(word: &str) -> String {

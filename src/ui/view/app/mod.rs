@@ -113,19 +113,8 @@ fn full_page(page: &PageViews, on_msg: &Callback<Msg>, store: &Store) -> Html {
                 </div>
                 <div class="column column-middle">
                     { instances_panel(page) }
-                    // Not a named region: its name would compete with the
-                    // form's own `Topic` and `Partitions` labels.
                     if !chrome.protocol {
-                    <div class="panel panel-topics">
-                        <header class="panel-head">
-                            <h2>{ "Grow a topic" }</h2>
-                            <span class="panel-hint">{ "Kafka can only add partitions" }</span>
-                        </header>
-                        <div class="panel-body">
-                            <AddPartitions topics={Rc::clone(&chrome.topics)} draft={chrome.partitions_draft.clone()}
-                                           error={chrome.partitions_error.clone()} on_msg={on_msg.clone()} />
-                        </div>
-                    </div>
+                        { topics_panel(chrome, on_msg) }
                     }
                 </div>
                 <div class="column column-right">
@@ -141,24 +130,7 @@ fn full_page(page: &PageViews, on_msg: &Callback<Msg>, store: &Store) -> Html {
                 <Panel title="Message flow" hint="requests and responses over virtual time" class="panel-flow">
                     <MessageFlow snap={Rc::clone(snap)} messages={Rc::clone(&page.messages)} />
                 </Panel>
-                <div class="bottom-row">
-                    <Panel title="Event log" hint="newest last" class="panel-log">
-                        <EventLog entries={page.log.0.clone()} total={Some(page.log.1)}
-                                  filter={chrome.log_filter.clone()}
-                                  on_filter={on_msg.reform(Msg::SetLogFilter)} />
-                    </Panel>
-                    <Panel title="Metrics" hint="what rebalancing cost" class="panel-metrics">
-                        <MetricsPanel snap={Rc::clone(snap)} />
-                        if chrome.protocol {
-                            <p class="mx-note" data-testid="metrics-observed-note">
-                                { "Seen through the requests only: a consumer counts as consuming from its SyncGroup answer \
-                                   until it leaves, is fenced, is expired or its next process joins. When a process stopped \
-                                   without a word is not on the wire, so a restart's down time shows only from its new \
-                                   JoinGroup on." }
-                            </p>
-                        }
-                    </Panel>
-                </div>
+                { bottom_row(page, on_msg) }
                 // Full width: the explorer's curves need the room.
                 if !chrome.protocol {
                     <Panel title="Static or dynamic: where they cross" hint="the same scenario over restart duration"
@@ -167,6 +139,50 @@ fn full_page(page: &PageViews, on_msg: &Callback<Msg>, store: &Store) -> Html {
                     </Panel>
                 }
             </main>
+        </div>
+    }
+}
+
+/// The `Grow a topic` form (the full page only, and not for a protocol
+/// scenario). Not a named region: its name would compete with the form's
+/// own `Topic` and `Partitions` labels.
+fn topics_panel(chrome: &page_views::Chrome, on_msg: &Callback<Msg>) -> Html {
+    html! {
+        <div class="panel panel-topics">
+            <header class="panel-head">
+                <h2>{ "Grow a topic" }</h2>
+                <span class="panel-hint">{ "Kafka can only add partitions" }</span>
+            </header>
+            <div class="panel-body">
+                <AddPartitions topics={Rc::clone(&chrome.topics)} draft={chrome.partitions_draft.clone()}
+                               error={chrome.partitions_error.clone()} on_msg={on_msg.clone()} />
+            </div>
+        </div>
+    }
+}
+
+/// The event log beside the metrics; a protocol scenario's metrics say how
+/// they were observed.
+fn bottom_row(page: &PageViews, on_msg: &Callback<Msg>) -> Html {
+    let chrome = &page.chrome;
+    html! {
+        <div class="bottom-row">
+            <Panel title="Event log" hint="newest last" class="panel-log">
+                <EventLog entries={page.log.0.clone()} total={Some(page.log.1)}
+                          filter={chrome.log_filter.clone()}
+                          on_filter={on_msg.reform(Msg::SetLogFilter)} />
+            </Panel>
+            <Panel title="Metrics" hint="what rebalancing cost" class="panel-metrics">
+                <MetricsPanel snap={Rc::clone(&page.snap)} />
+                if chrome.protocol {
+                    <p class="mx-note" data-testid="metrics-observed-note">
+                        { "Seen through the requests only: a consumer counts as consuming from its SyncGroup answer \
+                           until it leaves, is fenced, is expired or its next process joins. When a process stopped \
+                           without a word is not on the wire, so a restart's down time shows only from its new \
+                           JoinGroup on." }
+                    </p>
+                }
+            </Panel>
         </div>
     }
 }

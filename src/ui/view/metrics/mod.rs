@@ -16,7 +16,7 @@
 
 mod consumer_row;
 
-use crate::sim::metrics::ConsumerMetrics;
+use crate::sim::metrics::{ConsumerMetrics, Metrics};
 use crate::sim::snapshot::Snapshot;
 use crate::ui::model::format::{format_seconds, tenths_adding_up};
 use consumer_row::ConsumerRow;
@@ -109,40 +109,54 @@ pub fn MetricsPanel(props: &MetricsPanelProps) -> Html {
                 </div>
             </dl>
             if !rows.is_empty() {
-                <table class="mx-table">
-                    <caption>{ "Per consumer" }</caption>
-                    <thead>
-                        <tr>
-                            <th scope="col">{ "Consumer" }</th>
-                            <th scope="col" title="partitions taken over from another consumer">{ "Gained" }</th>
-                            <th scope="col" title="partitions given to another consumer or to nobody">{ "Lost" }</th>
-                            <th scope="col" title="after start-up, time its assigned partitions sat unconsumed; the rows add up to the headline">{ "Unavailable after start-up" }</th>
-                        </tr>
-                    </thead>
-                    <tbody>
-                        { for rows.into_iter().zip(&shown).map(|((name, index, metrics), shown_ms)| html! {
-                            <ConsumerRow key={name.clone()} name={AttrValue::from(name.clone())} {index} {metrics}
-                                         shown_ms={*shown_ms} />
-                        }) }
-                    </tbody>
-                    <tfoot>
-                        <tr data-consumer="" title="partitions no stored assignment gave to anyone">
-                            <th scope="row">{ "no owner" }</th>
-                            <td></td>
-                            <td></td>
-                            <td class="num" data-ms={m.unassigned_after_startup_ms.to_string()}>
-                                { format_seconds(shown.last().copied().unwrap_or(0)) }
-                            </td>
-                        </tr>
-                        <tr class="mx-sum" data-consumer="all">
-                            <th scope="row">{ "in all" }</th>
-                            <td></td>
-                            <td></td>
-                            <td class="num" data-ms={after_ms.to_string()}>{ format_seconds(after_ms) }</td>
-                        </tr>
-                    </tfoot>
-                </table>
+                { consumer_table(rows, &shown, m, after_ms) }
             }
         </div>
+    }
+}
+
+/// The per-consumer table: a row per consumer (`shown`: each row's part of
+/// the headline as shown, then the "no owner" row's), the "no owner" row and
+/// the sum, `after_ms`.
+fn consumer_table(
+    rows: Vec<(String, Option<usize>, ConsumerMetrics)>,
+    shown: &[u64],
+    m: &Metrics,
+    after_ms: u64,
+) -> Html {
+    html! {
+        <table class="mx-table">
+            <caption>{ "Per consumer" }</caption>
+            <thead>
+                <tr>
+                    <th scope="col">{ "Consumer" }</th>
+                    <th scope="col" title="partitions taken over from another consumer">{ "Gained" }</th>
+                    <th scope="col" title="partitions given to another consumer or to nobody">{ "Lost" }</th>
+                    <th scope="col" title="after start-up, time its assigned partitions sat unconsumed; the rows add up to the headline">{ "Unavailable after start-up" }</th>
+                </tr>
+            </thead>
+            <tbody>
+                { for rows.into_iter().zip(shown).map(|((name, index, metrics), shown_ms)| html! {
+                    <ConsumerRow key={name.clone()} name={AttrValue::from(name.clone())} {index} {metrics}
+                                 shown_ms={*shown_ms} />
+                }) }
+            </tbody>
+            <tfoot>
+                <tr data-consumer="" title="partitions no stored assignment gave to anyone">
+                    <th scope="row">{ "no owner" }</th>
+                    <td></td>
+                    <td></td>
+                    <td class="num" data-ms={m.unassigned_after_startup_ms.to_string()}>
+                        { format_seconds(shown.last().copied().unwrap_or(0)) }
+                    </td>
+                </tr>
+                <tr class="mx-sum" data-consumer="all">
+                    <th scope="row">{ "in all" }</th>
+                    <td></td>
+                    <td></td>
+                    <td class="num" data-ms={after_ms.to_string()}>{ format_seconds(after_ms) }</td>
+                </tr>
+            </tfoot>
+        </table>
     }
 }

@@ -22,75 +22,12 @@ pub fn ImportDialog(props: &ImportDialogProps) -> Html {
     let dialog = use_node_ref();
     let text = use_node_ref();
     let error = use_state(|| None::<String>);
-    let open = {
-        let (dialog, error) = (dialog.clone(), error.clone());
-        Callback::from(move |_: MouseEvent| {
-            error.set(None);
-            if let Some(d) = dialog.cast::<HtmlDialogElement>() {
-                if d.show_modal().is_err() {
-                    d.set_open(true);
-                }
-            }
-        })
-    };
-    let close = {
-        let dialog = dialog.clone();
-        move || {
-            if let Some(d) = dialog.cast::<HtmlDialogElement>() {
-                d.close();
-            }
-        }
-    };
-    // One place a text ends up, whichever way it came.
-    let take: Callback<Result<String, String>> = {
-        let (on_msg, error, close) = (props.on_msg.clone(), error.clone(), close.clone());
-        Callback::from(move |read: Result<String, String>| {
-            match read.and_then(|t| import_text(&t)) {
-                Ok(file) => {
-                    error.set(None);
-                    close();
-                    on_msg.emit(Msg::LoadScenario(Box::new(file)));
-                }
-                Err(e) => {
-                    error.set(Some(e.clone()));
-                    on_msg.emit(Msg::ShowError(e));
-                }
-            }
-        })
-    };
-    let on_file = {
-        let take = take.clone();
-        Callback::from(move |e: Event| {
-            let input: HtmlInputElement = e.target_unchecked_into();
-            if let Some(file) = input.files().and_then(|f| f.get(0)) {
-                browser::read_text(file, take.clone());
-            }
-            input.set_value("");
-        })
-    };
-    let on_drop = {
-        let take = take.clone();
-        Callback::from(move |e: DragEvent| {
-            e.prevent_default();
-            let file = e
-                .data_transfer()
-                .and_then(|d| d.files())
-                .and_then(|f| f.get(0));
-            if let Some(file) = file {
-                browser::read_text(file, take.clone());
-            }
-        })
-    };
-    let on_paste_import = {
-        let (take, text) = (take.clone(), text.clone());
-        Callback::from(move |_: MouseEvent| {
-            let t = text
-                .cast::<HtmlTextAreaElement>()
-                .map(|t| t.value())
-                .unwrap_or_default();
-            take.emit(Ok(t));
-        })
-    };
+    let open = open_dialog(&dialog, &error);
+    let close = close_dialog(&dialog);
+    let take = take_text(&props.on_msg, &error, close.clone());
+    let on_file = read_file(&take);
+    let on_drop = read_drop(&take);
+    let on_paste_import = read_paste(&take, &text);
     let on_cancel = Callback::from(move |_: MouseEvent| close());
     html! {
         <>
@@ -120,4 +57,91 @@ pub fn ImportDialog(props: &ImportDialogProps) -> Html {
             </dialog>
         </>
     }
+}
+
+/// `Import scenario`: opens the dialog as a modal (or plainly where the
+/// browser cannot), without the last refusal.
+fn open_dialog(dialog: &NodeRef, error: &UseStateHandle<Option<String>>) -> Callback<MouseEvent> {
+    let (dialog, error) = (dialog.clone(), error.clone());
+    Callback::from(move |_: MouseEvent| {
+        error.set(None);
+        if let Some(d) = dialog.cast::<HtmlDialogElement>() {
+            if d.show_modal().is_err() {
+                d.set_open(true);
+            }
+        }
+    })
+}
+
+/// Closes the dialog.
+fn close_dialog(dialog: &NodeRef) -> impl Fn() + Clone + 'static {
+    let dialog = dialog.clone();
+    move || {
+        if let Some(d) = dialog.cast::<HtmlDialogElement>() {
+            d.close();
+        }
+    }
+}
+
+/// One place a text ends up, whichever way it came: a good scenario closes
+/// the dialog and replaces the session; a refusal is shown in the dialog and
+/// in `error-banner`.
+fn take_text(
+    on_msg: &Callback<Msg>,
+    error: &UseStateHandle<Option<String>>,
+    close: impl Fn() + 'static,
+) -> Callback<Result<String, String>> {
+    let (on_msg, error) = (on_msg.clone(), error.clone());
+    Callback::from(
+        move |read: Result<String, String>| match read.and_then(|t| import_text(&t)) {
+            Ok(file) => {
+                error.set(None);
+                close();
+                on_msg.emit(Msg::LoadScenario(Box::new(file)));
+            }
+            Err(e) => {
+                error.set(Some(e.clone()));
+                on_msg.emit(Msg::ShowError(e));
+            }
+        },
+    )
+}
+
+/// The file picker: reads the picked file and clears the picker.
+fn read_file(take: &Callback<Result<String, String>>) -> Callback<Event> {
+    let take = take.clone();
+    Callback::from(move |e: Event| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        if let Some(file) = input.files().and_then(|f| f.get(0)) {
+            browser::read_text(file, take.clone());
+        }
+        input.set_value("");
+    })
+}
+
+/// The drop zone (the whole dialog): reads the first file dropped.
+fn read_drop(take: &Callback<Result<String, String>>) -> Callback<DragEvent> {
+    let take = take.clone();
+    Callback::from(move |e: DragEvent| {
+        e.prevent_default();
+        let file = e
+            .data_transfer()
+            .and_then(|d| d.files())
+            .and_then(|f| f.get(0));
+        if let Some(file) = file {
+            browser::read_text(file, take.clone());
+        }
+    })
+}
+
+/// `Import`: takes the text pasted in the box.
+fn read_paste(take: &Callback<Result<String, String>>, text: &NodeRef) -> Callback<MouseEvent> {
+    let (take, text) = (take.clone(), text.clone());
+    Callback::from(move |_: MouseEvent| {
+        let t = text
+            .cast::<HtmlTextAreaElement>()
+            .map(|t| t.value())
+            .unwrap_or_default();
+        take.emit(Ok(t));
+    })
 }

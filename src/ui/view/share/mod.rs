@@ -13,6 +13,8 @@ use crate::ui::model::Msg;
 use crate::ui::view::page_url::page_base;
 use crate::ui::view::store::Store;
 use import_dialog::ImportDialog;
+use std::cell::RefCell;
+use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -40,65 +42,10 @@ pub fn ShareBar(props: &ShareBarProps) -> Html {
             }
         });
     }
-    let on_share = {
-        let (store, on_msg, shared) = (props.store.clone(), props.on_msg.clone(), shared.clone());
-        Callback::from(move |_: MouseEvent| {
-            let fragment = share_fragment(&store.state());
-            match fragment {
-                Ok(f) => {
-                    let url = format!("{}{f}", page_base());
-                    shared.set(Some((url.clone(), None)));
-                    let (shared, shown) = (shared.clone(), url.clone());
-                    let answered = Callback::from(move |copied: bool| {
-                        shared.set(Some((shown.clone(), Some(copied))));
-                    });
-                    browser::copy(&url, answered);
-                }
-                Err(e) => on_msg.emit(Msg::ShowError(format!("Share link: {e}"))),
-            }
-        })
-    };
+    let on_share = share_link(&props.store, &props.on_msg, &shared);
     // The exports the worker is making: their buttons say they are busy.
     let busy = use_mut_ref(Vec::<Download>::new);
     let redraw = use_force_update();
-    let export = |kind: Download| {
-        let (store, on_msg) = (props.store.clone(), props.on_msg.clone());
-        let (busy_now, busy, redraw) =
-            (busy.borrow().contains(&kind), busy.clone(), redraw.clone());
-        let onclick = Callback::from(move |_: MouseEvent| {
-            let mut plan = match plan_download(&store.state(), kind) {
-                Ok(plan) => plan,
-                Err(e) => return on_msg.emit(Msg::ShowError(e)),
-            };
-            let on_msg = on_msg.clone();
-            let save = move |plan: DownloadPlan, text| {
-                if let Err(e) = plan.file(text).and_then(|f| browser::save(&f)) {
-                    on_msg.emit(Msg::ShowError(e));
-                }
-            };
-            match std::mem::replace(&mut plan.making, Making::Text(String::new())) {
-                Making::Text(text) => save(plan, Ok(text)),
-                Making::Export(job) => {
-                    busy.borrow_mut().push(kind);
-                    redraw.force_update();
-                    let (busy, redraw) = (busy.clone(), redraw.clone());
-                    export_worker::run(&job, move |text| {
-                        let at = busy.borrow().iter().position(|k| *k == kind);
-                        if let Some(at) = at {
-                            busy.borrow_mut().remove(at);
-                        }
-                        redraw.force_update();
-                        save(plan, text);
-                    });
-                }
-            }
-        });
-        html! {
-            <button type="button" class="action share-action" aria-busy={busy_now.then_some("true")} {onclick}>
-                { kind.label() }
-            </button>
-        }
-    };
     let close = {
         let shared = shared.clone();
         Callback::from(move |_: MouseEvent| shared.set(None))
@@ -106,7 +53,7 @@ pub fn ShareBar(props: &ShareBarProps) -> Html {
     html! {
         <div class="share-bar" role="group" aria-label="Share, export and import">
             <button type="button" class="action share-action share-link" onclick={on_share}>{ "Share link" }</button>
-            { for Download::ALL.into_iter().map(export) }
+            { for Download::ALL.into_iter().map(|kind| export_button(kind, props, &busy, &redraw)) }
             <ImportDialog on_msg={props.on_msg.clone()} />
             if let Some((url, copied)) = &*shared {
                 <div class="share-result">
@@ -124,5 +71,76 @@ pub fn ShareBar(props: &ShareBarProps) -> Html {
                 </div>
             }
         </div>
+    }
+}
+
+/// `Share link`: shows the link to this scenario and step and copies it,
+/// noting whether the clipboard took it.
+fn share_link(
+    store: &Store,
+    on_msg: &Callback<Msg>,
+    shared: &UseStateHandle<Option<(String, Option<bool>)>>,
+) -> Callback<MouseEvent> {
+    let (store, on_msg, shared) = (store.clone(), on_msg.clone(), shared.clone());
+    Callback::from(move |_: MouseEvent| {
+        let fragment = share_fragment(&store.state());
+        match fragment {
+            Ok(f) => {
+                let url = format!("{}{f}", page_base());
+                shared.set(Some((url.clone(), None)));
+                let (shared, shown) = (shared.clone(), url.clone());
+                let answered = Callback::from(move |copied: bool| {
+                    shared.set(Some((shown.clone(), Some(copied))));
+                });
+                browser::copy(&url, answered);
+            }
+            Err(e) => on_msg.emit(Msg::ShowError(format!("Share link: {e}"))),
+        }
+    })
+}
+
+/// One export's button: a text made at once is saved at once; one the
+/// worker makes marks the button busy (`busy`, redrawn by `redraw`) until
+/// it is saved.
+fn export_button(
+    kind: Download,
+    props: &ShareBarProps,
+    busy: &Rc<RefCell<Vec<Download>>>,
+    redraw: &UseForceUpdateHandle,
+) -> Html {
+    let (store, on_msg) = (props.store.clone(), props.on_msg.clone());
+    let (busy_now, busy, redraw) = (busy.borrow().contains(&kind), busy.clone(), redraw.clone());
+    let onclick = Callback::from(move |_: MouseEvent| {
+        let mut plan = match plan_download(&store.state(), kind) {
+            Ok(plan) => plan,
+            Err(e) => return on_msg.emit(Msg::ShowError(e)),
+        };
+        let on_msg = on_msg.clone();
+        let save = move |plan: DownloadPlan, text| {
+            if let Err(e) = plan.file(text).and_then(|f| browser::save(&f)) {
+                on_msg.emit(Msg::ShowError(e));
+            }
+        };
+        match std::mem::replace(&mut plan.making, Making::Text(String::new())) {
+            Making::Text(text) => save(plan, Ok(text)),
+            Making::Export(job) => {
+                busy.borrow_mut().push(kind);
+                redraw.force_update();
+                let (busy, redraw) = (busy.clone(), redraw.clone());
+                export_worker::run(&job, move |text| {
+                    let at = busy.borrow().iter().position(|k| *k == kind);
+                    if let Some(at) = at {
+                        busy.borrow_mut().remove(at);
+                    }
+                    redraw.force_update();
+                    save(plan, text);
+                });
+            }
+        }
+    });
+    html! {
+        <button type="button" class="action share-action" aria-busy={busy_now.then_some("true")} {onclick}>
+            { kind.label() }
+        </button>
     }
 }
