@@ -509,7 +509,7 @@ fn check_script(script: &Script, seed: u64) -> Result<u64, String> {
         let state = world
             .coordinator()
             .group()
-            .map_or(GroupState::Dead, |g| g.state);
+            .map_or(GroupState::Dead, |g| g.state());
         let running = world.clients().iter().any(|c| c.state.is_running());
         let settled = if running {
             state == GroupState::Stable
@@ -641,11 +641,11 @@ fn withheld_for_good(world: &groupscope::sim::World) -> Vec<String> {
     let Some(g) = world.coordinator().group() else {
         return Vec::new();
     };
-    if g.protocol_name.as_deref() != Some("cooperative-sticky") {
+    if g.protocol_name().map(|p| p.as_str()) != Some("cooperative-sticky") {
         return Vec::new();
     }
     let began = world.log().iter().rposition(|e| {
-        matches!(&e.event, WorldEvent::Coordinator(Event::GenerationStarted { generation_id, .. }) if *generation_id == g.generation_id)
+        matches!(&e.event, WorldEvent::Coordinator(Event::GenerationStarted { generation_id, .. }) if *generation_id == g.generation_id())
     });
     let replaced_since = began.is_some_and(|b| {
         world.log()[b..].iter().any(|e| {
@@ -659,7 +659,7 @@ fn withheld_for_good(world: &groupscope::sim::World) -> Vec<String> {
         return Vec::new();
     }
     let assigned: std::collections::BTreeSet<String> = g
-        .members
+        .members()
         .iter()
         .flat_map(|m| m.assignment.iter().map(|p| p.to_string()))
         .collect();
@@ -798,7 +798,7 @@ fn t40_world(actions: Vec<Value>) -> groupscope::sim::World {
 fn assignment_by_instance(world: &groupscope::sim::World) -> Vec<(String, Vec<u32>)> {
     let g = world.coordinator().group().expect("a group");
     let mut out: Vec<(String, Vec<u32>)> = g
-        .members
+        .members()
         .iter()
         .map(|m| {
             let iid = m.group_instance_id.as_ref().unwrap().to_string();
@@ -994,7 +994,7 @@ fn assert_out_and_back(world: &groupscope::sim::World, what: &str) {
     );
     let g = world.coordinator().group().expect("a group");
     assert_eq!(
-        g.members.len(),
+        g.members().len(),
         2,
         "{what}: A is back under a new member id"
     );
@@ -1196,7 +1196,7 @@ fn a_lost_join_group_is_retried_when_its_timeout_runs_out() {
         "{actions:?}"
     );
     let g = world.coordinator().group().expect("A joined in the end");
-    assert_eq!(g.members.len(), 1);
+    assert_eq!(g.members().len(), 1);
     assert!(world.violations().is_empty(), "{:?}", world.violations());
     // Without losses the same seed joins at once.
     let calm = lossy_world(0, 0);
@@ -1216,7 +1216,7 @@ fn losses_end_when_the_link_heals_and_the_group_settles() {
         assert_eq!(late, 0, "seed {seed}: nothing lost after until_ms");
         let g = world.coordinator().group().expect("a group");
         assert_eq!(
-            g.state,
+            g.state(),
             groupscope::coordinator::classic::GroupState::Stable,
             "seed {seed}"
         );
@@ -1240,7 +1240,7 @@ fn a_join_group_v0_client_is_held_to_its_session_timeout_as_rebalance_timeout() 
         let mut world = world_of(&file, 0).unwrap();
         while world.step() {}
         let g = world.coordinator().group().expect("a group");
-        assert_eq!(g.members[0].rebalance_timeout_ms, expected, "v{version}");
+        assert_eq!(g.members()[0].rebalance_timeout_ms, expected, "v{version}");
     }
 }
 

@@ -210,7 +210,7 @@ impl State {
             .groups
             .get(group)
             .and_then(|s| s.coordinator.group())
-            .map(|g| g.offsets.keys().cloned().collect())
+            .map(|g| g.offsets().keys().cloned().collect())
             .unwrap_or_default();
         crate::ordered::sort(&mut partitions);
         partitions
@@ -235,8 +235,8 @@ impl State {
                 let g = s.coordinator.group()?;
                 Some((
                     id.clone(),
-                    g.protocol_type.as_deref().unwrap_or_default().to_string(),
-                    g.state.name().to_string(),
+                    g.protocol_type().map_or("", |p| p.as_str()).to_string(),
+                    g.state().name().to_string(),
                 ))
             })
             .collect()

@@ -123,17 +123,17 @@ pub fn check_group(seen: &Observed) -> Vec<ViolationKind> {
     let g = seen.group;
     let mut out = Vec::new();
     match seen.touched {
-        Some(touched) if g.members.len() > FULL_CHECK_MAX => {
+        Some(touched) if g.members().len() > FULL_CHECK_MAX => {
             check_static_map_of(g, touched, &mut out)
         }
         _ => check_static_map(g, &mut out),
     }
     check_parked(g, &mut out);
-    if g.generation_id < seen.last_assignment_generation {
+    if g.generation_id() < seen.last_assignment_generation {
         out.push(ViolationKind::GenerationWentBackwards);
     }
     // Assignments only change on the way into Stable; check them then.
-    if g.state == GroupState::Stable && seen.entered_stable {
+    if g.state() == GroupState::Stable && seen.entered_stable {
         check_ownership(seen.topics_at_assignment, g, &mut out);
     }
     out
@@ -149,12 +149,12 @@ const FULL_CHECK_MAX: usize = 100;
 /// members with one instance id leave the counts unequal, so any doubt
 /// falls back to the whole check (which names the breach).
 fn check_static_map_of(g: &Group, touched: &[MemberId], out: &mut Vec<ViolationKind>) {
-    let consistent = g.num_static() == g.static_members.len()
+    let consistent = g.num_static() == g.static_members().len()
         && touched.iter().all(|id| match g.get(id) {
             Some(m) => m
                 .group_instance_id
                 .as_ref()
-                .is_none_or(|iid| g.static_members.get(iid) == Some(id)),
+                .is_none_or(|iid| g.static_members().get(iid) == Some(id)),
             None => true,
         });
     if !consistent {
@@ -168,40 +168,40 @@ fn check_static_map_of(g: &Group, touched: &[MemberId], out: &mut Vec<ViolationK
 /// must hold no other entry (two members with one instance id cannot both
 /// be mapped to themselves).
 fn check_static_map(g: &Group, out: &mut Vec<ViolationKind>) {
-    if g.num_static() == 0 && g.static_members.is_empty() {
+    if g.num_static() == 0 && g.static_members().is_empty() {
         // A dynamic group: nothing to map (and no scan per JoinGroup).
         return;
     }
     let mut statics = 0;
     let mut consistent = true;
-    for m in &g.members {
+    for m in g.members() {
         let Some(iid) = &m.group_instance_id else {
             continue;
         };
         statics += 1;
-        if g.static_members.get(iid) != Some(&m.member_id) {
+        if g.static_members().get(iid) != Some(&m.member_id) {
             consistent = false;
         }
     }
-    if consistent && g.static_members.len() == statics {
+    if consistent && g.static_members().len() == statics {
         return;
     }
     let mut seen = BTreeMap::new();
-    for m in &g.members {
+    for m in g.members() {
         let Some(iid) = &m.group_instance_id else {
             continue;
         };
         if seen.insert(iid.clone(), m.member_id.clone()).is_some() {
             out.push(ViolationKind::DuplicateInstanceId(iid.clone()));
         }
-        if g.static_members.get(iid) != Some(&m.member_id) {
+        if g.static_members().get(iid) != Some(&m.member_id) {
             out.push(ViolationKind::StaticMapMismatch(
                 iid.clone(),
                 m.member_id.clone(),
             ));
         }
     }
-    if g.static_members.len() != seen.len() {
+    if g.static_members().len() != seen.len() {
         out.push(ViolationKind::StaticMapStale);
     }
 }
@@ -209,11 +209,11 @@ fn check_static_map(g: &Group, out: &mut Vec<ViolationKind>) {
 /// Parked responses only where Kafka parks them.
 fn check_parked(g: &Group, out: &mut Vec<ViolationKind>) {
     // The group's counts (recounted and compared in debug builds).
-    if g.state != GroupState::PreparingRebalance && g.num_awaiting_join() > 0 {
-        out.push(ViolationKind::ParkedJoin(g.state));
+    if g.state() != GroupState::PreparingRebalance && g.num_awaiting_join() > 0 {
+        out.push(ViolationKind::ParkedJoin(g.state()));
     }
-    if g.state != GroupState::CompletingRebalance && g.num_awaiting_sync() > 0 {
-        out.push(ViolationKind::ParkedSync(g.state));
+    if g.state() != GroupState::CompletingRebalance && g.num_awaiting_sync() > 0 {
+        out.push(ViolationKind::ParkedSync(g.state()));
     }
 }
 
@@ -228,7 +228,7 @@ fn check_ownership(topics: &BTreeMap<String, u32>, g: &Group, out: &mut Vec<Viol
         // A partition outside the topics' metadata: count in a map.
         None => {
             let mut owners: BTreeMap<&TopicPartition, usize> = BTreeMap::new();
-            for p in g.members.iter().flat_map(|m| &m.assignment) {
+            for p in g.members().iter().flat_map(|m| &m.assignment) {
                 *owners.entry(p).or_insert(0) += 1;
             }
             let shared = owners
@@ -242,10 +242,10 @@ fn check_ownership(topics: &BTreeMap<String, u32>, g: &Group, out: &mut Vec<Viol
         }
     };
     if let Some(p) = shared {
-        out.push(ViolationKind::SharedPartition(p, g.generation_id));
+        out.push(ViolationKind::SharedPartition(p, g.generation_id()));
     }
     if let Some(p) = unowned {
-        out.push(ViolationKind::UnownedPartition(p, g.generation_id));
+        out.push(ViolationKind::UnownedPartition(p, g.generation_id()));
     }
 }
 
@@ -267,7 +267,7 @@ impl<'a> OwnerCounts<'a> {
                 .collect(),
         };
         let mut last: Option<(&crate::ids::Topic, usize)> = None;
-        for p in g.members.iter().flat_map(|m| &m.assignment) {
+        for p in g.members().iter().flat_map(|m| &m.assignment) {
             let t = match last {
                 Some((topic, t)) if *topic == p.topic => t,
                 _ => {
@@ -313,12 +313,12 @@ fn unowned_partition(
     topics: &BTreeMap<String, u32>,
     owned: impl Fn(&TopicPartition) -> bool,
 ) -> Option<TopicPartition> {
-    let protocol = g.protocol_name.clone().unwrap_or_default();
+    let protocol = g.protocol_name().cloned().unwrap_or_default();
     let cooperative = AssignorKind::from_name(&protocol).is_some_and(|k| k.is_cooperative());
     let mut subscribed: BTreeSet<String> = BTreeSet::new();
     let mut revoking: BTreeSet<TopicPartition> = BTreeSet::new();
     let mut decoded_last: Option<&[u8]> = None;
-    for m in &g.members {
+    for m in g.members() {
         let metadata = m.metadata(&protocol);
         // Members mostly subscribe alike: bytes equal to the member's before
         // add no topic, and under an eager protocol nothing is revoking.
@@ -380,7 +380,7 @@ mod tests {
     /// nothing and is assigned `assigned1`.
     fn cooperative(owned0: &str, assigned0: &[u32], assigned1: &[u32]) -> Option<TopicPartition> {
         let mut g = group(2);
-        g.protocol_name = Some("cooperative-sticky".into());
+        g.set_protocol_name(Some("cooperative-sticky".into()));
         let subscription = crate::assignor::encode_subscription(&["t".to_string()]);
         let with_owned = |mut bytes: Vec<u8>, owned: &str| {
             if !owned.is_empty() {
@@ -391,13 +391,13 @@ mod tests {
         };
         let tp = |ps: &[u32]| ps.iter().map(|&i| TopicPartition::new("t", i)).collect();
         let members = [(owned0, tp(assigned0)), ("", tp(assigned1))];
-        for (m, (owned, assignment)) in g.members.iter_mut().zip(members) {
+        for (m, (owned, assignment)) in g.members_mut().iter_mut().zip(members) {
             let metadata = with_owned(subscription.clone(), owned);
             m.protocols = vec![Protocol::new("cooperative-sticky", metadata)];
             m.assignment = assignment;
         }
         let mut owners = BTreeMap::new();
-        for p in g.members.iter().flat_map(|m| &m.assignment) {
+        for p in g.members().iter().flat_map(|m| &m.assignment) {
             *owners.entry(p).or_insert(0) += 1;
         }
         let topics = BTreeMap::from([("t".to_string(), 4)]);
@@ -414,9 +414,9 @@ mod tests {
     fn owner_counts_name_the_first_shared_partition_and_give_way_outside_the_metadata() {
         let mut g = group(3);
         let tp = |t: &str, ps: &[u32]| ps.iter().map(|&i| TopicPartition::new(t, i)).collect();
-        g.members[0].assignment = tp("b", &[0, 3]);
-        g.members[1].assignment = [tp("a", &[1]), tp("b", &[3, 2])].concat();
-        g.members[2].assignment = tp("a", &[1, 0]);
+        g.members_mut()[0].assignment = tp("b", &[0, 3]);
+        g.members_mut()[1].assignment = [tp("a", &[1]), tp("b", &[3, 2])].concat();
+        g.members_mut()[2].assignment = tp("a", &[1, 0]);
         let topics = BTreeMap::from([("a".to_string(), 2), ("b".to_string(), 4)]);
         let counts = OwnerCounts::of(&g, &topics).expect("all in the metadata");
         // a-1 and b-3 have two owners each; a-1 comes first, as in a map.
@@ -425,9 +425,11 @@ mod tests {
         assert_eq!(counts.owners(&TopicPartition::new("b", 3)), 2);
         assert_eq!(counts.owners(&TopicPartition::new("c", 0)), 0);
         // A partition past the topic's end, or of an unknown topic: no counts.
-        g.members[2].assignment.push(TopicPartition::new("b", 4));
+        g.members_mut()[2]
+            .assignment
+            .push(TopicPartition::new("b", 4));
         assert!(OwnerCounts::of(&g, &topics).is_none());
-        g.members[2].assignment = tp("c", &[0]);
+        g.members_mut()[2].assignment = tp("c", &[0]);
         assert!(OwnerCounts::of(&g, &topics).is_none());
     }
 
@@ -453,9 +455,9 @@ mod tests {
     fn an_eager_group_assigns_every_subscribed_partition() {
         let mut g = group(1);
         let subscription = crate::assignor::encode_subscription(&["t".to_string()]);
-        g.members[0].protocols = vec![Protocol::new("range", subscription)];
-        g.members[0].assignment = vec![TopicPartition::new("t", 0)];
-        g.protocol_name = Some("range".into());
+        g.members_mut()[0].protocols = vec![Protocol::new("range", subscription)];
+        g.members_mut()[0].assignment = vec![TopicPartition::new("t", 0)];
+        g.set_protocol_name(Some("range".into()));
         let topics = BTreeMap::from([("t".to_string(), 2)]);
         let counts = OwnerCounts::of(&g, &topics).expect("t-0 is in the metadata");
         assert_eq!(
@@ -471,12 +473,12 @@ mod tests {
         let mut g = group(4);
         let t = crate::assignor::encode_subscription(&["t".to_string()]);
         let u = crate::assignor::encode_subscription(&["t".to_string(), "u".to_string()]);
-        for (m, bytes) in g.members.iter_mut().zip([&t, &t, &u, &t]) {
+        for (m, bytes) in g.members_mut().iter_mut().zip([&t, &t, &u, &t]) {
             m.protocols = vec![Protocol::new("range", bytes.clone())];
         }
-        g.members[0].assignment = vec![TopicPartition::new("t", 0)];
-        g.members[3].assignment = vec![TopicPartition::new("u", 0)];
-        g.protocol_name = Some("range".into());
+        g.members_mut()[0].assignment = vec![TopicPartition::new("t", 0)];
+        g.members_mut()[3].assignment = vec![TopicPartition::new("u", 0)];
+        g.set_protocol_name(Some("range".into()));
         let topics = BTreeMap::from([("t".to_string(), 1), ("u".to_string(), 2)]);
         let counts = OwnerCounts::of(&g, &topics).expect("in the metadata");
         // Only m2 subscribes to u: its u-1 is missed if m2 is skipped.
@@ -491,14 +493,15 @@ mod tests {
         let mut g = group(FULL_CHECK_MAX + 1);
         assert!(breaches(&g, &["m3"]).is_empty());
         // i3 now points at m4: m3 (named) is not what its instance id maps to.
-        g.static_members.insert("i3".into(), "m4".into());
+        g.static_members_mut().insert("i3".into(), "m4".into());
         assert_eq!(
             breaches(&g, &["m3"]),
             [ViolationKind::StaticMapMismatch("i3".into(), "m3".into())]
         );
         // A stale entry (more entries than static members) is caught unnamed.
         let mut g = group(FULL_CHECK_MAX + 1);
-        g.static_members.insert("gone".into(), "m-gone".into());
+        g.static_members_mut()
+            .insert("gone".into(), "m-gone".into());
         assert_eq!(breaches(&g, &[]), [ViolationKind::StaticMapStale]);
     }
 }

@@ -465,7 +465,7 @@ impl Metrics {
             self.owner_names = clients.iter().map(|c| c.config.name.clone()).collect();
         }
         let mut owners: BTreeMap<String, Vec<Option<usize>>> = BTreeMap::new();
-        for m in &group.members {
+        for m in group.members() {
             // Each member's consumer, by its current or an earlier member id.
             let Some(consumer) = consumer_of(&m.member_id) else {
                 continue;

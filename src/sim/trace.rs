@@ -51,18 +51,18 @@ impl GroupLine {
                 pending_members: Vec::new(),
             },
             Some(g) => GroupLine {
-                state: g.state,
-                generation_id: g.generation_id,
-                leader: g.leader_id.clone(),
-                protocol_type: g.protocol_type.as_deref().map(str::to_string),
-                protocol_name: g.protocol_name.as_deref().map(str::to_string),
-                members: g.members.iter().map(|m| m.member_id.clone()).collect(),
+                state: g.state(),
+                generation_id: g.generation_id(),
+                leader: g.leader_id().cloned(),
+                protocol_type: g.protocol_type().map(|p| p.to_string()),
+                protocol_name: g.protocol_name().map(|p| p.to_string()),
+                members: g.members().iter().map(|m| m.member_id.clone()).collect(),
                 static_members: g
                     .static_members_in_order()
                     .into_iter()
                     .map(|(i, m)| (i.clone(), m.clone()))
                     .collect(),
-                pending_members: g.pending_members.clone(),
+                pending_members: g.pending_members().to_vec(),
             },
         }
     }

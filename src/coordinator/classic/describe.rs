@@ -27,7 +27,7 @@ impl Coordinator {
                         String::new()
                     },
                     members: g
-                        .members
+                        .members()
                         .iter()
                         .map(|m| DescribedMember {
                             member_id: m.member_id.clone(),

@@ -129,7 +129,7 @@ impl Coordinator {
         }
         let not_rejoined: Vec<MemberId> = self
             .g()
-            .members
+            .members()
             .iter()
             .filter(|m| m.awaiting_join.is_none() && !m.is_static())
             .map(|m| m.member_id.clone())
@@ -138,7 +138,7 @@ impl Coordinator {
             self.remove_member(member_id, Rule::RebalanceTimeout, RemovalCause::NotRejoined);
         }
         let leader_before = self.g().leader_id.clone();
-        if !self.g_mut().maybe_elect_new_joined_leader() && !self.g().members.is_empty() {
+        if !self.g_mut().maybe_elect_new_joined_leader() && !self.g().members().is_empty() {
             self.schedule_delayed_join();
             let event = Event::RebalanceTimeoutRearmed {
                 timeout_ms: self.g().rebalance_timeout_ms(),
@@ -157,7 +157,7 @@ impl Coordinator {
     fn init_next_generation(&mut self, rule: Rule) {
         let g = self.g_mut();
         g.generation_id += 1;
-        let (generation_id, has_members) = (g.generation_id, !g.members.is_empty());
+        let (generation_id, has_members) = (g.generation_id, !g.members().is_empty());
         g.protocol_name = if has_members {
             g.select_protocol().map(ProtocolName::from)
         } else {
@@ -186,7 +186,7 @@ impl Coordinator {
         );
         let leader = g.leader_id.clone().unwrap_or_default();
         let leader_members = g.member_list_for_leader();
-        let ids: Vec<MemberId> = g.members.iter().map(|m| m.member_id.clone()).collect();
+        let ids: Vec<MemberId> = g.members().iter().map(|m| m.member_id.clone()).collect();
         for member_id in &ids {
             let parked = self
                 .g_mut()

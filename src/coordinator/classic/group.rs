@@ -58,30 +58,33 @@ impl Member {
 /// The one group the coordinator manages (spec §2.1).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Group {
-    pub group_id: String,
-    pub state: GroupState,
-    pub generation_id: i32,
-    pub protocol_type: Option<ProtocolName>,
-    pub protocol_name: Option<ProtocolName>,
-    pub leader_id: Option<MemberId>,
-    pub members: Vec<Member>,
+    pub(super) group_id: String,
+    pub(super) state: GroupState,
+    pub(super) generation_id: i32,
+    pub(super) protocol_type: Option<ProtocolName>,
+    pub(super) protocol_name: Option<ProtocolName>,
+    pub(super) leader_id: Option<MemberId>,
+    /// In insertion order; changed only through [`Group::add`],
+    /// [`Group::remove`], [`Group::rename`] and [`Group::update`], which keep
+    /// `index` and `tally` right.
+    members: Vec<Member>,
     /// The static member map: `group.instance.id → member.id` (KIP-345).
     /// A hash map, as Kafka's `staticMembers` is: every request of a static
     /// member looks its id up (`validateCurrentMember`). Unordered: views
     /// list it by [`Group::static_members_in_order`].
-    pub static_members: IdMap<GroupInstanceId, MemberId>,
+    pub(super) static_members: IdMap<GroupInstanceId, MemberId>,
     /// KIP-394 ids handed out but not joined yet, in the order handed out.
-    pub pending_members: Vec<MemberId>,
+    pub(super) pending_members: Vec<MemberId>,
     /// Members of the generation that have not sent SyncGroup yet. Hashed,
     /// as Kafka's `pendingSyncMembers` is: every SyncGroup takes its sender
     /// out; listed only when the DelayedSync expires, sorted then.
-    pub pending_sync_members: IdSet<MemberId>,
+    pub(super) pending_sync_members: IdSet<MemberId>,
     /// Set when a member joins during the first initial delay (spec §5.3).
-    pub new_member_added: bool,
+    pub(super) new_member_added: bool,
     /// Committed offsets. Only looked up, never listed, so hashed: each
     /// member commits and fetches its partitions at every rebalance, and a
     /// B-tree of 10,000 partitions costs a dozen comparisons per lookup.
-    pub offsets: PartitionMap<TopicPartition, i64>,
+    pub(super) offsets: PartitionMap<TopicPartition, i64>,
     /// Where each member sits in `members`, so a heartbeat finds its member
     /// without scanning the group. Kept by [`Group::add`], [`Group::remove`]
     /// and [`Group::rename`]; a lookup checks the slot it is given.
@@ -216,6 +219,90 @@ impl Group {
         }
     }
 
+    /// The group's id (`group.id`).
+    pub fn group_id(&self) -> &str {
+        &self.group_id
+    }
+
+    pub fn state(&self) -> GroupState {
+        self.state
+    }
+
+    pub fn generation_id(&self) -> i32 {
+        self.generation_id
+    }
+
+    /// The protocol type the group's members share (`"consumer"`), once one joined.
+    pub fn protocol_type(&self) -> Option<&ProtocolName> {
+        self.protocol_type.as_ref()
+    }
+
+    /// The assignor chosen for the current generation.
+    pub fn protocol_name(&self) -> Option<&ProtocolName> {
+        self.protocol_name.as_ref()
+    }
+
+    pub fn leader_id(&self) -> Option<&MemberId> {
+        self.leader_id.as_ref()
+    }
+
+    /// The members, in insertion order.
+    pub fn members(&self) -> &[Member] {
+        &self.members
+    }
+
+    /// The static member map, unordered (see [`Group::static_members_in_order`]).
+    pub fn static_members(&self) -> &IdMap<GroupInstanceId, MemberId> {
+        &self.static_members
+    }
+
+    /// KIP-394 ids handed out but not joined yet, in the order handed out.
+    pub fn pending_members(&self) -> &[MemberId] {
+        &self.pending_members
+    }
+
+    /// Members of the generation that have not sent SyncGroup yet.
+    pub fn pending_sync_members(&self) -> &IdSet<MemberId> {
+        &self.pending_sync_members
+    }
+
+    /// The offset committed for `partition`, if any.
+    pub fn committed(&self, partition: &TopicPartition) -> Option<i64> {
+        self.offsets.get(partition).copied()
+    }
+
+    /// Every committed offset, unordered.
+    pub fn offsets(&self) -> &PartitionMap<TopicPartition, i64> {
+        &self.offsets
+    }
+
+    /// Gives every member the assignment `of` its id (the leader's
+    /// SyncGroup, stored).
+    pub(super) fn set_assignments(&mut self, mut of: impl FnMut(&MemberId) -> Vec<TopicPartition>) {
+        for m in &mut self.members {
+            m.assignment = of(&m.member_id);
+        }
+    }
+
+    /// The members, opened for tests that break the group on purpose (to
+    /// see an invariant check catch it).
+    #[cfg(test)]
+    pub(crate) fn members_mut(&mut self) -> &mut Vec<Member> {
+        &mut self.members
+    }
+
+    /// The static member map, opened for tests that break it on purpose.
+    #[cfg(test)]
+    pub(crate) fn static_members_mut(&mut self) -> &mut IdMap<GroupInstanceId, MemberId> {
+        &mut self.static_members
+    }
+
+    /// Sets the chosen assignor, for tests of the invariants.
+    #[cfg(test)]
+    pub(crate) fn set_protocol_name(&mut self, name: Option<ProtocolName>) {
+        self.protocol_name = name;
+    }
+
     /// The counts, checked against a recount in debug builds (tests), so a
     /// change that bypassed [`Group::update`] is caught there.
     fn tally(&self) -> &Tally {
@@ -272,7 +359,7 @@ impl Group {
             {
                 Some(i)
             }
-            // Not indexed (or `members` was edited directly): look it up.
+            // Not indexed: look it up.
             _ => self.members.iter().position(|m| &m.member_id == member_id),
         }
     }

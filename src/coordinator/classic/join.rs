@@ -75,7 +75,7 @@ impl Coordinator {
                     || g.num_awaiting_join() < max
             }
             GroupState::CompletingRebalance | GroupState::Stable => {
-                g.has(member_id) || g.members.len() < max
+                g.has(member_id) || g.members().len() < max
             }
         }
     }

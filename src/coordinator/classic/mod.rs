@@ -441,7 +441,7 @@ impl Coordinator {
     /// and every parked SyncGroup is answered with `error`.
     fn reset_and_propagate_assignment_error(&mut self, error: ErrorCode, rule: Rule) {
         let g = self.g_mut();
-        let ids: Vec<MemberId> = g.members.iter().map(|m| m.member_id.clone()).collect();
+        let ids: Vec<MemberId> = g.members().iter().map(|m| m.member_id.clone()).collect();
         let mut parked = Vec::new();
         for member_id in ids {
             let request = g.update(&member_id, |m| {

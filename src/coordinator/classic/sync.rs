@@ -109,9 +109,7 @@ impl Coordinator {
             // The first entry for a member wins, as a search from the front would.
             by_member.entry(id).or_insert(partitions);
         }
-        for m in &mut g.members {
-            m.assignment = by_member.remove(&m.member_id).unwrap_or_default();
-        }
+        g.set_assignments(|id| by_member.remove(id).unwrap_or_default());
         let generation_id = g.generation_id;
         let event = Event::AssignmentStored { generation_id };
         self.event(event, Rule::AssignmentStored);
@@ -125,7 +123,7 @@ impl Coordinator {
         let g = self.g();
         let (protocol_type, protocol_name) = (g.protocol_type.clone(), g.protocol_name.clone());
         let parked: Vec<(MemberId, RequestId, Vec<TopicPartition>)> = g
-            .members
+            .members()
             .iter()
             .filter_map(|m| {
                 m.awaiting_sync

@@ -565,7 +565,7 @@ fn a_new_member_is_refused_when_max_size_members_already_await_the_join() {
     let out = responses(&mut c);
     assert_eq!(out.len(), 1);
     assert_eq!(out[0].1.error(), ErrorCode::GroupMaxSizeReached);
-    assert_eq!(c.group().unwrap().members.len(), 4);
+    assert_eq!(c.group().unwrap().members().len(), 4);
 }
 
 /// In CompletingRebalance a known member rejoining with the same metadata

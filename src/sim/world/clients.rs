@@ -171,7 +171,7 @@ impl World {
             return;
         };
         let owners: Vec<(usize, Vec<TopicPartition>)> = group
-            .members
+            .members()
             .iter()
             .filter_map(|m| Some((self.client_of(&m.member_id)?.0, m.assignment.clone())))
             .collect();

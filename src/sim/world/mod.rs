@@ -433,12 +433,12 @@ impl World {
     pub fn state(&self) -> GroupState {
         self.coordinator
             .group()
-            .map_or(GroupState::Dead, |g| g.state)
+            .map_or(GroupState::Dead, |g| g.state())
     }
 
     /// The group's generation (-1 before the group exists).
     pub fn generation(&self) -> i32 {
-        self.coordinator.group().map_or(-1, |g| g.generation_id)
+        self.coordinator.group().map_or(-1, |g| g.generation_id())
     }
 
     /// The consumer called `name`.

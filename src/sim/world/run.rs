@@ -428,8 +428,8 @@ impl World {
             self.log_event(event, None, None);
         }
         // The leader notices the new metadata (its assignment snapshot no longer matches).
-        let leader = self.coordinator.group().and_then(|g| g.leader_id.clone());
-        if let Some(c) = leader.and_then(|l| self.client_of(&l)) {
+        let leader = self.coordinator.group().and_then(|g| g.leader_id());
+        if let Some(c) = leader.and_then(|l| self.client_of(l)) {
             if !rejoiners.contains(&c) {
                 rejoiners.push(c);
             }

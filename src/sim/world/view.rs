@@ -32,21 +32,21 @@ impl World {
     /// An immutable view for the UI.
     pub fn snapshot(&self) -> Snapshot {
         let g = self.coordinator.group();
-        let leader = g.and_then(|g| g.leader_id.as_ref()).map(|l| l.to_string());
+        let leader = g.and_then(|g| g.leader_id()).map(|l| l.to_string());
         let metrics = self.metrics();
         Snapshot {
             now_ms: self.now_ms,
             steps: self.steps,
             ended: self.ended,
             next_event_ms: self.next_event_ms(),
-            state: g.map_or(GroupState::Dead, |g| g.state),
-            generation_id: g.map_or(-1, |g| g.generation_id),
+            state: g.map_or(GroupState::Dead, |g| g.state()),
+            generation_id: g.map_or(-1, |g| g.generation_id()),
             leader_name: leader.as_deref().and_then(|l| self.name_of(l)),
             leader,
-            protocol_name: g.and_then(|g| g.protocol_name.as_deref().map(str::to_string)),
+            protocol_name: g.and_then(|g| g.protocol_name().map(|p| p.to_string())),
             instances: self.instance_rows(),
             pending_members: g
-                .map(|g| g.pending_members.iter().map(|m| m.to_string()).collect())
+                .map(|g| g.pending_members().iter().map(|m| m.to_string()).collect())
                 .unwrap_or_default(),
             consumers: self.consumer_views(),
             partitions: self.partition_views(&metrics),
@@ -91,7 +91,7 @@ impl World {
             .collect();
         // Instances that left keep their history row, with no current member.
         for (iid, h) in &self.instance_history {
-            if !g.static_members.contains_key(iid) {
+            if !g.static_members().contains_key(iid) {
                 rows.push(InstanceRow {
                     instance_id: iid.to_string(),
                     member_id: String::new(),
@@ -148,7 +148,7 @@ impl World {
         let candidates = || {
             self.clients.iter().filter(|c| {
                 c.config.group_instance_id.as_ref() == Some(instance)
-                    && !g.members.iter().any(|m| m.member_id == c.member_id)
+                    && !g.members().iter().any(|m| m.member_id == c.member_id)
             })
         };
         candidates()
@@ -163,7 +163,7 @@ impl World {
         let Some(g) = self.coordinator.group() else {
             return Vec::new();
         };
-        g.members
+        g.members()
             .iter()
             .filter_map(|m| {
                 let name = self
@@ -200,7 +200,7 @@ impl World {
         let offsets = self
             .coordinator
             .group()
-            .map(|g| &g.offsets)
+            .map(|g| g.offsets())
             .filter(|_| self.clients.iter().any(|c| c.scripted));
         let mut out = Vec::with_capacity(slots.len);
         let mut owners = owners.into_iter();
@@ -352,7 +352,7 @@ impl World {
         let offsets = self
             .coordinator
             .group()
-            .map(|g| &g.offsets)
+            .map(|g| g.offsets())
             .filter(|_| self.clients.iter().any(|c| c.scripted));
         let mut out = Vec::new();
         for (topic, &n) in &self.topics {

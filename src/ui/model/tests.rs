@@ -119,7 +119,7 @@ fn added_consumers_take_the_next_free_letter_and_join() {
     for _ in 0..5 {
         s = s.reduce(Msg::Tick { real_ms: 100 });
     }
-    assert_eq!(s.world.coordinator().group().unwrap().members.len(), 5);
+    assert_eq!(s.world.coordinator().group().unwrap().members().len(), 5);
 }
 
 #[test]
