@@ -2,11 +2,15 @@
 //! membership (KIP-345), as a deterministic simulation you can watch.
 //!
 //! Layers, each importing only those below it (never one above, never in a
-//! circle):
-//! - [`ids`] and [`defaults`]: Kafka's identifiers and defaults. Leaves.
-//! - [`coordinator`]: the sans-IO group coordinator. Time comes in as an
-//!   argument; responses and typed [`coordinator::Event`]s leave through an
-//!   outbox; no clock, no I/O, no sentence.
+//! circle; `tests/layers.rs` checks it, and ARCHITECTURE.md maps every file):
+//! - [`hash`], [`ordered`], [`defaults`]: hashing for ids and maps, sorted
+//!   collections built without a sort per item type, Kafka's defaults. Leaves.
+//! - [`ids`]: Kafka's identifiers (member ids, instance ids, topic
+//!   partitions); below it only `hash`.
+//! - [`coordinator`]: the sans-IO group coordinators ([`coordinator::classic`]:
+//!   JoinGroup/SyncGroup with static membership) and the error codes they
+//!   share. Time comes in as an argument; responses and typed events leave
+//!   through an outbox; no clock, no I/O, no sentence.
 //! - [`assignor`]: the client-side partition assignors the leader runs
 //!   (range, round-robin, cooperative-sticky), as pure functions.
 //! - [`sim`]: the deterministic world: virtual clock, event queue, simulated
@@ -18,17 +22,16 @@
 //! - [`export`]: the exporters (NDJSON, Markdown report, Mermaid
 //!   `sequenceDiagram`, SVG of the final state) and the share-link codec,
 //!   typed records in, text out; the CLI and the app share them.
-//! - [`ui`]: the app state and reducer (native, tested) and the Yew view
-//!   over it (wasm only).
+//! - [`ui`]: the app's state and each feature's logic (`ui::model`, native,
+//!   tested) and the Yew components by feature (`ui::view`, wasm only).
 //! - `oracle` (native only): replays protocol scenarios against a real
 //!   Kafka broker over the wire protocol and judges its answers with the
-//!   scenario's expectations (FIDELITY.md). Beside `export`: it uses
-//!   `scenario` and `ids`.
+//!   scenario's expectations (FIDELITY.md). It uses `scenario` and `ids`.
 //! - `broker` (native only): `groupscope broker`, a local Kafka endpoint
 //!   for real clients that drives the same coordinator with wall-clock
-//!   time and records the session as a protocol scenario. Beside
-//!   `oracle`: it uses `coordinator`, `scenario`, `sim` (the group line)
-//!   and `ids`.
+//!   time and records the session as a protocol scenario. Above `oracle`,
+//!   whose wire encoders it shares; it uses `coordinator`, `scenario`,
+//!   `sim` (the group line) and `ids`.
 
 pub mod assignor;
 #[cfg(not(target_arch = "wasm32"))]

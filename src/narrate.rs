@@ -2,11 +2,20 @@
 //!
 //! The coordinator and the simulator emit events as data
 //! ([`crate::coordinator::classic::Event`], [`crate::sim::WorldEvent`]); this module
-//! words them for the event log, the narration caption, the CLI trace's
-//! `text` and the exporters. Nothing parses these sentences back: whoever
-//! needs a fact reads it from the event.
+//! words them for the event log, the narration caption ([`caption`]), the
+//! CLI trace's `text` and the exporters. Nothing parses these sentences
+//! back: whoever needs a fact reads it from the event, and a view that
+//! marks the member ids in a sentence takes their places from the
+//! [`Sentence`] the narrator wrote.
 //!
 //! Layer: above `coordinator` and `sim`, below `scenario` and `ui`.
+
+mod caption;
+mod sentence;
+pub mod words;
+
+pub use caption::caption;
+pub use sentence::Sentence;
 
 use crate::coordinator::classic::{
     Api, ErrorCode, Event, PendingRemoval, RebalanceCause, RemovalCause, Rule,
@@ -16,6 +25,12 @@ use crate::sim::{Action, Client, ClientAction, LogEntry, RejoinCause, WorldEvent
 
 /// The sentence for one event-log entry; `clients` names its consumer.
 pub fn entry(entry: &LogEntry, clients: &[Client]) -> String {
+    entry_sentence(entry, clients).text
+}
+
+/// The sentence for one event-log entry, with the places of the member ids
+/// it names (for the event log, which shows them short).
+pub fn entry_sentence(entry: &LogEntry, clients: &[Client]) -> Sentence {
     let name = || {
         entry
             .consumer
@@ -23,121 +38,160 @@ pub fn entry(entry: &LogEntry, clients: &[Client]) -> String {
             .map_or("?", |c| c.config.name.as_str())
     };
     match &entry.event {
-        WorldEvent::Coordinator(e) => coordinator_event(e, entry.rule),
-        WorldEvent::Client(action) => client_action(name(), action),
-        other => world_event(other),
+        WorldEvent::Coordinator(e) => coordinator_sentence(e, entry.rule),
+        WorldEvent::Client(action) => client_action(name(), action).into(),
+        other => world_event(other).into(),
     }
 }
 
 /// The sentence for a coordinator event (`rule` is the rule that fired it).
 pub fn coordinator_event(event: &Event, rule: Option<Rule>) -> String {
+    coordinator_sentence(event, rule).text
+}
+
+/// [`coordinator_event`], with the places of the member ids it names.
+pub fn coordinator_sentence(event: &Event, rule: Option<Rule>) -> Sentence {
+    let says = Sentence::default;
     match event {
         Event::GroupCreated { group_id } => {
-            format!("Group {group_id} created (Empty, generation 0).")
+            format!("Group {group_id} created (Empty, generation 0).").into()
         }
         Event::StateChanged { from, to } => match rule {
-            Some(rule) => format!("{from} → {to}: {}.", rule.summary()),
-            None => format!("{from} → {to}."),
-        },
-        Event::MemberAdded {
-            member_id,
-            group_instance_id,
-        } => format!("{} joins the group.", member(member_id, group_instance_id.as_ref())),
-        Event::MemberRemoved {
-            member_id,
-            group_instance_id,
-            cause,
-        } => format!(
-            "{} removed: {}.",
-            member(member_id, group_instance_id.as_ref()),
-            removal(*cause, group_instance_id.as_ref())
-        ),
-        Event::MemberReplaced {
-            group_instance_id,
-            old_member_id,
-            member_id,
-        } => format!("group.instance.id={group_instance_id} rejoined with an unknown member id: {old_member_id} is replaced by {member_id}; a request still sent with the old id is answered FENCED_INSTANCE_ID."),
-        Event::MemberFenced {
-            member_id,
-            group_instance_id,
-            current_member_id,
-            api,
-        } => fenced(member_id, group_instance_id, current_member_id.as_ref(), *api),
-        Event::PendingMemberAdded { member_id } => format!(
-            "{member_id} is pending until it joins again with its new member id (KIP-394)."
-        ),
-        Event::PendingMemberRemoved { member_id, cause } => match cause {
-            PendingRemoval::Expired => format!(
-                "Pending member id {member_id} was never used to join and expired (KIP-394)."
-            ),
-            PendingRemoval::Left => format!("Pending member id {member_id} left before joining."),
+            Some(rule) => format!("{from} → {to}: {}.", rule.summary()).into(),
+            None => format!("{from} → {to}.").into(),
         },
         Event::LeaderChanged { to, .. } => match to {
-            Some(l) => format!("The leader is now {l} (Kafka picks an arbitrary member here; GroupScope takes the first)."),
-            None => "The group has no leader.".to_string(),
+            Some(l) => says()
+                .words("The leader is now ")
+                .member(l)
+                .words(" (Kafka picks an arbitrary member here; GroupScope takes the first)."),
+            None => says().words("The group has no leader."),
         },
         Event::GenerationStarted {
             generation_id,
             protocol_name,
         } => match protocol_name {
-            Some(p) => format!("Generation {generation_id} begins with protocol {p}."),
-            None => format!("Generation {generation_id} begins with no members."),
+            Some(p) => format!("Generation {generation_id} begins with protocol {p}.").into(),
+            None => format!("Generation {generation_id} begins with no members.").into(),
         },
         Event::AssignmentStored { generation_id } => {
-            format!("The leader's assignment for generation {generation_id} is stored.")
+            format!("The leader's assignment for generation {generation_id} is stored.").into()
         }
         Event::RebalancePrepared { cause } => rebalance(cause),
+        other => member_event(other),
+    }
+}
+
+/// Sentences for members added, removed, replaced, fenced or pending.
+fn member_event(event: &Event) -> Sentence {
+    let says = Sentence::default;
+    match event {
+        Event::MemberAdded {
+            member_id,
+            group_instance_id,
+        } => member(member_id, group_instance_id.as_ref()).words(" joins the group."),
+        Event::MemberRemoved {
+            member_id,
+            group_instance_id,
+            cause,
+        } => member(member_id, group_instance_id.as_ref()).words(format_args!(
+            " removed: {}.",
+            removal(*cause, group_instance_id.as_ref())
+        )),
+        Event::MemberReplaced {
+            group_instance_id,
+            old_member_id,
+            member_id,
+        } => says()
+            .words(format_args!(
+                "group.instance.id={group_instance_id} rejoined with an unknown member id: "
+            ))
+            .member(old_member_id)
+            .words(" is replaced by ")
+            .member(member_id)
+            .words("; a request still sent with the old id is answered FENCED_INSTANCE_ID."),
+        Event::MemberFenced {
+            member_id,
+            group_instance_id,
+            current_member_id,
+            api,
+        } => fenced(
+            member_id,
+            group_instance_id,
+            current_member_id.as_ref(),
+            *api,
+        ),
+        Event::PendingMemberAdded { member_id } => says()
+            .member(member_id)
+            .words(" is pending until it joins again with its new member id (KIP-394)."),
+        Event::PendingMemberRemoved { member_id, cause } => {
+            let says = says().words("Pending member id ").member(member_id);
+            match cause {
+                PendingRemoval::Expired => {
+                    says.words(" was never used to join and expired (KIP-394).")
+                }
+                PendingRemoval::Left => says.words(" left before joining."),
+            }
+        }
         other => join_phase_event(other),
     }
 }
 
 /// Sentences for the join phase's own events (timers, parked requests).
-fn join_phase_event(event: &Event) -> String {
+fn join_phase_event(event: &Event) -> Sentence {
+    let says = Sentence::default;
     match event {
         Event::JoinPhaseOpened { timeout_ms } => format!(
             "The join phase lasts at most {timeout_ms} ms (the members' largest rebalance timeout)."
-        ),
-        Event::InitialDelayStarted { delay_ms } => format!("Initial rebalance delay: the join phase waits {delay_ms} ms (group.initial.rebalance.delay.ms) for more members."),
+        ).into(),
+        Event::InitialDelayStarted { delay_ms } => format!("Initial rebalance delay: the join phase waits {delay_ms} ms (group.initial.rebalance.delay.ms) for more members.").into(),
         Event::InitialDelayExtended {
             delay_ms,
             remaining_ms,
-        } => format!("New members arrived during the initial delay: waiting {delay_ms} ms more ({remaining_ms} ms of extension left)."),
+        } => format!("New members arrived during the initial delay: waiting {delay_ms} ms more ({remaining_ms} ms of extension left).").into(),
         Event::InitialDelayOver => {
-            "The initial rebalance delay is over: the join phase ends.".to_string()
+            says().words("The initial rebalance delay is over: the join phase ends.")
         }
         Event::RebalanceTimeoutExpired => {
-            "The rebalance timeout expired: the join phase ends now.".to_string()
+            says().words("The rebalance timeout expired: the join phase ends now.")
         }
         Event::RebalanceTimeoutRearmed { timeout_ms } => {
-            format!("Nobody has rejoined: the join phase waits another {timeout_ms} ms.")
+            format!("Nobody has rejoined: the join phase waits another {timeout_ms} ms.").into()
         }
-        Event::JoinParked { member_id } => {
-            format!("{member_id} rejoined; it waits for the join phase to complete.")
-        }
-        Event::SyncParked { member_id } => {
-            format!("{member_id} waits for the leader's assignment.")
-        }
+        Event::JoinParked { member_id } => says()
+            .member(member_id)
+            .words(" rejoined; it waits for the join phase to complete."),
+        Event::SyncParked { member_id } => says()
+            .member(member_id)
+            .words(" waits for the leader's assignment."),
         Event::StaticMemberKept {
             member_id,
             generation_id,
             ..
-        } => format!(
-            "{member_id} keeps its partitions at generation {generation_id}: no rebalance (KIP-345)."
-        ),
+        } => says().member(member_id).words(format_args!(
+            " keeps its partitions at generation {generation_id}: no rebalance (KIP-345)."
+        )),
         Event::StaticMemberTookPlace {
             member_id,
             old_member_id,
-        } => format!("{member_id} takes {old_member_id}'s place in the join phase."),
-        // Every other kind is worded by `coordinator_event`.
-        other => coordinator_event(other, None),
+        } => says()
+            .member(member_id)
+            .words(" takes ")
+            .member(old_member_id)
+            .words("'s place in the join phase."),
+        // Every other kind is worded by `coordinator_sentence`.
+        other => coordinator_sentence(other, None),
     }
 }
 
 /// `Static member X (group.instance.id=A)` or `Member X`.
-fn member(member_id: &MemberId, iid: Option<&GroupInstanceId>) -> String {
+fn member(member_id: &MemberId, iid: Option<&GroupInstanceId>) -> Sentence {
     match iid {
-        Some(i) => format!("Static member {member_id} (group.instance.id={i})"),
-        None => format!("Member {member_id}"),
+        Some(i) => Sentence::default()
+            .words("Static member ")
+            .member(member_id)
+            .words(format_args!(" (group.instance.id={i})")),
+        None => Sentence::default().words("Member ").member(member_id),
     }
 }
 
@@ -161,31 +215,42 @@ fn removal(cause: RemovalCause, iid: Option<&GroupInstanceId>) -> String {
     }
 }
 
-fn rebalance(cause: &RebalanceCause) -> String {
+fn rebalance(cause: &RebalanceCause) -> Sentence {
+    let says = Sentence::default().words("Rebalance: ");
     let why = match cause {
-        RebalanceCause::MemberJoined { member_id } => format!("new member {member_id} joined"),
-        RebalanceCause::LeaderRejoined { member_id } => format!("the leader {member_id} rejoined"),
-        RebalanceCause::MetadataChanged { member_id } => {
-            format!("{member_id} rejoined with changed metadata")
+        RebalanceCause::MemberJoined { member_id } => {
+            says.words("new member ").member(member_id).words(" joined")
         }
-        RebalanceCause::StaticProtocolChange { group_instance_id } => format!(
+        RebalanceCause::LeaderRejoined { member_id } => {
+            says.words("the leader ").member(member_id).words(" rejoined")
+        }
+        RebalanceCause::MetadataChanged { member_id } => {
+            says.member(member_id).words(" rejoined with changed metadata")
+        }
+        RebalanceCause::StaticProtocolChange { group_instance_id } => says.words(format_args!(
             "static member {group_instance_id} rejoined and the selected protocol would change"
-        ),
-        RebalanceCause::StaticReplacedWhileCompleting { group_instance_id } => format!("static member {group_instance_id} was replaced during CompletingRebalance; the leader's plan may name the old id (KAFKA-9801)"),
+        )),
+        RebalanceCause::StaticReplacedWhileCompleting { group_instance_id } => says.words(format_args!("static member {group_instance_id} was replaced during CompletingRebalance; the leader's plan may name the old id (KAFKA-9801)")),
         RebalanceCause::MemberRemoved {
             group_instance_id,
             cause,
             ..
-        } => removal(*cause, group_instance_id.as_ref()),
+        } => says.words(removal(*cause, group_instance_id.as_ref())),
         RebalanceCause::SyncMissed { member_ids } => {
-            let names: Vec<&str> = member_ids.iter().map(|m| m.as_str()).collect();
-            format!("{} did not sync in time", names.join(", "))
+            let mut says = says;
+            for (i, m) in member_ids.iter().enumerate() {
+                if i > 0 {
+                    says = says.words(", ");
+                }
+                says = says.member(m);
+            }
+            says.words(" did not sync in time")
         }
         RebalanceCause::Forced => {
-            return "Rebalance forced by an operator: the KIP-345 draft proposed an admin invokeConsumerRebalance; Kafka never shipped it.".to_string();
+            return Sentence::default().words("Rebalance forced by an operator: the KIP-345 draft proposed an admin invokeConsumerRebalance; Kafka never shipped it.");
         }
     };
-    format!("Rebalance: {why}.")
+    why.words(".")
 }
 
 fn fenced(
@@ -193,9 +258,15 @@ fn fenced(
     iid: &GroupInstanceId,
     current: Option<&MemberId>,
     api: Api,
-) -> String {
-    let owner = current.map_or_else(|| "another member".to_string(), |c| c.to_string());
-    format!("{member_id} is fenced: its {api} is answered FENCED_INSTANCE_ID, because group.instance.id={iid} now belongs to {owner}.")
+) -> Sentence {
+    let says = Sentence::default().member(member_id).words(format_args!(
+        " is fenced: its {api} is answered FENCED_INSTANCE_ID, because group.instance.id={iid} now belongs to "
+    ));
+    match current {
+        Some(c) => says.member(c),
+        None => says.words("another member"),
+    }
+    .words(".")
 }
 
 /// The sentence for what consumer `name` did.

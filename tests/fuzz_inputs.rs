@@ -18,7 +18,9 @@ use groupscope::export::share::{self, CompareMode, ShareError, ShareState, Share
 use groupscope::scenario::{self, presets, ScenarioError, ScenarioFile};
 use groupscope::ui::model::crash_report::wants_panic_test;
 use groupscope::ui::model::partitions::PartitionsForm;
-use groupscope::ui::model::settings::{settings_of, validate_settings, SettingsForm};
+use groupscope::ui::model::settings::{
+    settings_of, validate_settings, SettingsField, SettingsForm,
+};
 use groupscope::ui::model::share::{import_text, open_link};
 use groupscope::ui::model::{AppState, Msg};
 use rand_chacha::ChaCha8Rng;
@@ -448,8 +450,8 @@ fn query_values_never_panic_and_an_unknown_scenario_is_named() {
             let mut app = AppState::new(Some(&id));
             if presets::preset(&id).is_none() {
                 assert!(app
-                    .error
-                    .as_ref()
+                    .messages()
+                    .error()
                     .is_some_and(|e| e.contains(&format!("{id:?}"))));
             }
             app.update(Msg::SetSpeed(speed));
@@ -468,15 +470,9 @@ fn settings_and_partition_fields_never_panic_and_every_rejection_names_its_field
     let mut failures = Vec::new();
     for i in 0..cases(DEFAULT_CASES / 2) {
         let mut form: SettingsForm = settings_of(&base);
-        let field = below(&mut r, 5);
+        let field = SettingsField::NUMBERS[below(&mut r, 5)];
         let text = typed_text(&mut r);
-        *[
-            &mut form.session_timeout_ms,
-            &mut form.heartbeat_interval_ms,
-            &mut form.rebalance_timeout_ms,
-            &mut form.initial_rebalance_delay_ms,
-            &mut form.latency_ms,
-        ][field] = text.clone();
+        form.set_number_text(field, text.clone());
         let partitions = PartitionsForm {
             topic: "t".into(),
             partitions: typed_text(&mut r),

@@ -108,17 +108,17 @@ fn a_new_owner_fetches_the_committed_offsets_before_consuming() {
     let mut seen_fetching = false;
     while world.now_ms() < 30000 && world.step() {
         let a = &world.clients()[0];
-        if !a.fetching.is_empty() {
+        if !a.poll.fetching.is_empty() {
             seen_fetching = true;
             assert!(
-                a.fetching.iter().all(|p| !a.owned.contains(p)),
+                a.poll.fetching.iter().all(|p| !a.owned.contains(p)),
                 "a partition waiting for its offsets is not consumed yet"
             );
         }
     }
     assert!(seen_fetching, "A fetched offsets at least once");
     let a = &world.clients()[0];
-    assert!(a.fetching.is_empty());
+    assert!(a.poll.fetching.is_empty());
     assert_eq!(
         a.owned.len(),
         4,

@@ -25,6 +25,71 @@ fn every_coordinator_event_kind_is_narrated_as_a_sentence() {
     }
 }
 
+/// The member ids a sentence marks are ids its event carries, each where
+/// the words name it; an id the words name is marked.
+#[test]
+fn a_sentence_marks_the_member_ids_its_event_carries_where_it_names_them() {
+    let m = |id: &str| MemberId::from(id);
+    let mut events = examples();
+    events.extend([
+        Event::RebalancePrepared {
+            cause: RebalanceCause::SyncMissed {
+                member_ids: vec![m("B-2"), m(""), m("C-3")],
+            },
+        },
+        Event::RebalancePrepared {
+            cause: RebalanceCause::LeaderRejoined {
+                member_id: m("B-2"),
+            },
+        },
+        Event::RebalancePrepared {
+            cause: RebalanceCause::MetadataChanged {
+                member_id: m("B-2"),
+            },
+        },
+        Event::MemberFenced {
+            member_id: m("A-0000"),
+            group_instance_id: GroupInstanceId::from("A"),
+            current_member_id: None,
+            api: Api::SyncGroup,
+        },
+        Event::LeaderChanged {
+            from: Some(m("A-1111")),
+            to: None,
+        },
+    ]);
+    for event in events {
+        let sentence = coordinator_sentence(&event, None);
+        assert_eq!(sentence.text, coordinator_event(&event, None));
+        let carried: Vec<&str> = event.member_ids().iter().map(|id| id.as_str()).collect();
+        let marked: Vec<&str> = sentence.ids().collect();
+        for id in &marked {
+            assert!(carried.contains(id), "{}: {id} marked", event.name());
+        }
+        for id in carried.iter().filter(|id| !id.is_empty()) {
+            assert_eq!(
+                marked.contains(id),
+                sentence.text.contains(id),
+                "{}: {:?} names {id}, marks {marked:?}",
+                event.name(),
+                sentence.text
+            );
+        }
+    }
+}
+
+#[test]
+fn a_replacement_marks_the_old_id_then_the_new_one() {
+    let event = Event::MemberReplaced {
+        group_instance_id: GroupInstanceId::from("A"),
+        old_member_id: MemberId::from("A-0000"),
+        member_id: MemberId::from("A-1111"),
+    };
+    let sentence = coordinator_sentence(&event, None);
+    assert_eq!(sentence.ids().collect::<Vec<_>>(), ["A-0000", "A-1111"]);
+    assert_eq!(sentence.member_ids, [56..62, 78..84]);
+}
+
 #[test]
 fn the_examples_cover_every_kind_once() {
     let names: Vec<&str> = examples().iter().map(|e| e.name()).collect();

@@ -448,7 +448,7 @@ mod tests {
                     };
                     for c in w.clients().iter().filter(|c| !frozen(c)) {
                         assert!(
-                            c.restoring.iter().all(|r| r.until_ms >= now),
+                            c.poll.restoring.iter().all(|r| r.until_ms >= now),
                             "seed {seed}, step {n}: {} restores past its time",
                             c.config.name
                         );

@@ -87,6 +87,7 @@ impl serde::Serialize for Violation {
 /// does not consume yet (checked where its state changes, by the world).
 pub fn check_consumer(client: &Client) -> Option<ViolationKind> {
     if let Some(r) = client
+        .poll
         .restoring
         .iter()
         .find(|r| !client.state.is_running() || client.owned.contains(&r.partition))

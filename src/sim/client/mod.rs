@@ -9,7 +9,7 @@
 
 mod poll;
 
-pub use poll::{PendingRejoin, Processing};
+pub use poll::{PendingRejoin, PollLoop, Processing};
 
 use super::event::{ClientAction, RejoinCause};
 use crate::assignor::{self, AssignorKind, MemberOrdering, Subscription};
@@ -169,25 +169,25 @@ pub struct Client {
     /// The protocol the last JoinGroup response selected.
     pub protocol_name: Option<ProtocolName>,
     pub ordering: MemberOrdering,
-    /// True while the application processes a batch (between two polls).
-    pub in_batch: bool,
-    /// A rejoin the heartbeat thread asked for, done at the next poll.
-    pub pending_rejoin: Option<PendingRejoin>,
-    /// Assigned partitions waiting for their committed offsets (OffsetFetch).
-    pub fetching: Vec<TopicPartition>,
-    /// True while the offsets commit before a JoinGroup is in flight.
-    pub committing: bool,
+    /// The application thread's poll loop: what it is doing between and
+    /// inside its calls to `poll()`. Reset whole when the process stops.
+    pub poll: PollLoop,
     /// Batches processed so far (the offsets it commits).
     pub batches: u64,
     /// A protocol scenario's consumer: its requests are scripted, and the
     /// world only observes them (`sim::script`).
     pub scripted: bool,
-    /// Assigned partitions whose state it is restoring, and since and
-    /// until when; consumed from then on.
-    pub restoring: Vec<Restoring>,
+    /// The state on the consumer's disk (a Kafka Streams application's
+    /// stores): kept across restarts.
+    pub local: LocalState,
+}
+
+/// The state a consumer keeps on its disk, by partition.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LocalState {
     /// The partitions whose state it has (it consumed them), as of the
-    /// generation `warm_generation`: kept across restarts (the state is on
-    /// its disk), and stale after a generation that gave them elsewhere.
+    /// generation `warm_generation`: kept across restarts, and stale after a
+    /// generation that gave them elsewhere.
     pub warm: Vec<TopicPartition>,
     pub warm_generation: Option<i32>,
     /// The standby copies it kept warm, per generation (the last two):
@@ -216,16 +216,10 @@ impl Client {
             past_member_ids: Vec::new(),
             protocol_name: None,
             ordering,
-            in_batch: false,
-            pending_rejoin: None,
-            fetching: Vec::new(),
-            committing: false,
+            poll: PollLoop::default(),
             batches: 0,
             scripted: false,
-            restoring: Vec::new(),
-            warm: Vec::new(),
-            warm_generation: None,
-            standbys: Vec::new(),
+            local: LocalState::default(),
         }
     }
 
@@ -370,7 +364,7 @@ impl Client {
         };
         self.fatal_error = Some(error);
         self.owned.clear();
-        self.restoring.clear();
+        self.poll.restoring.clear();
         self.incarnation += 1;
         let action = match error {
             ErrorCode::FencedInstanceId => ClientAction::Fenced {
@@ -531,7 +525,7 @@ impl Client {
         match error {
             ErrorCode::None => {}
             ErrorCode::RebalanceInProgress
-                if self.state == ClientState::Stable && self.pending_rejoin.is_none() =>
+                if self.state == ClientState::Stable && self.poll.pending_rejoin.is_none() =>
             {
                 self.request_rejoin(cause, false, out)
             }
@@ -565,7 +559,7 @@ impl Client {
             ClientTimer::RequestTimeout(api) if self.state.is_running() => {
                 self.on_request_timeout(api, out)
             }
-            ClientTimer::PollTimeout if self.in_batch => self.on_poll_timeout(out),
+            ClientTimer::PollTimeout if self.poll.in_batch => self.on_poll_timeout(out),
             ClientTimer::Heartbeat if self.heartbeats() => {
                 out.push(Effect::send(Request::Heartbeat(HeartbeatRequest {
                     member_id: self.member_id.clone(),
@@ -584,7 +578,7 @@ impl Client {
     /// The leader notices new partitions in its metadata and rejoins
     /// (ConsumerCoordinator: the assignment snapshot no longer matches).
     pub fn on_metadata_change(&mut self, out: &mut Vec<Effect>) {
-        if self.state == ClientState::Stable && self.pending_rejoin.is_none() {
+        if self.state == ClientState::Stable && self.poll.pending_rejoin.is_none() {
             self.request_rejoin(RejoinCause::NewMetadata, false, out)
         }
     }

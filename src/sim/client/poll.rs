@@ -55,13 +55,29 @@ pub struct PendingRejoin {
     pub lost: bool,
 }
 
+/// What the application thread is doing between and inside its calls to
+/// `poll()`. These overlap (a consumer fetches the offsets of new
+/// partitions and restores others while it processes a batch of the rest),
+/// so they are facts side by side, not one state; all are cleared when the
+/// process stops.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PollLoop {
+    /// True while the application processes a batch (between two polls).
+    pub in_batch: bool,
+    /// A rejoin the heartbeat thread asked for, done at the next poll.
+    pub pending_rejoin: Option<PendingRejoin>,
+    /// Assigned partitions waiting for their committed offsets (OffsetFetch).
+    pub fetching: Vec<TopicPartition>,
+    /// True while the offsets commit before a JoinGroup is in flight.
+    pub committing: bool,
+    /// Assigned partitions whose state it is restoring, and since and
+    /// until when; consumed from then on.
+    pub restoring: Vec<Restoring>,
+}
+
 impl Client {
     pub(super) fn reset_poll_loop(&mut self) {
-        self.in_batch = false;
-        self.pending_rejoin = None;
-        self.fetching.clear();
-        self.restoring.clear();
-        self.committing = false;
+        self.poll = PollLoop::default();
     }
 
     /// Gives up every assigned partition (eager): those it consumes and
@@ -69,8 +85,8 @@ impl Client {
     /// Returns them, in order.
     pub(super) fn revoke_all(&mut self) -> Vec<TopicPartition> {
         let mut revoked = std::mem::take(&mut self.owned);
-        if !self.restoring.is_empty() {
-            revoked.extend(self.restoring.drain(..).map(|r| r.partition));
+        if !self.poll.restoring.is_empty() {
+            revoked.extend(self.poll.restoring.drain(..).map(|r| r.partition));
             crate::ordered::sort(&mut revoked);
         }
         revoked
@@ -82,7 +98,7 @@ impl Client {
     pub(super) fn heartbeats(&self) -> bool {
         match self.state {
             ClientState::AwaitingSync | ClientState::Stable => true,
-            ClientState::Joining => self.committing,
+            ClientState::Joining => self.poll.committing,
             _ => false,
         }
     }
@@ -90,11 +106,11 @@ impl Client {
     /// The heartbeat thread (or new metadata) asks for a rejoin: done now
     /// if the application is at a poll, else after its current batch.
     pub(super) fn request_rejoin(&mut self, cause: RejoinCause, lost: bool, out: &mut Vec<Effect>) {
-        self.pending_rejoin = Some(PendingRejoin {
+        self.poll.pending_rejoin = Some(PendingRejoin {
             cause: cause.clone(),
             lost,
         });
-        if self.in_batch {
+        if self.poll.in_batch {
             out.push(Effect::Event(ClientAction::AwaitPoll { cause }));
         } else {
             self.poll(out)
@@ -103,17 +119,17 @@ impl Client {
 
     /// The batch is done: the application calls `poll()`.
     pub(super) fn on_poll(&mut self, out: &mut Vec<Effect>) {
-        if !self.in_batch {
+        if !self.poll.in_batch {
             return;
         }
-        self.in_batch = false;
+        self.poll.in_batch = false;
         self.batches += 1;
         self.poll(out)
     }
 
     /// Inside `poll()`: a pending rejoin first, else the next batch.
     fn poll(&mut self, out: &mut Vec<Effect>) {
-        match self.pending_rejoin.take() {
+        match self.poll.pending_rejoin.take() {
             Some(p) => self.prepare_join(p, out),
             None => self.next_batch(out),
         }
@@ -121,14 +137,14 @@ impl Client {
 
     /// Starts a batch if there is something to process and it takes time.
     fn next_batch(&mut self, out: &mut Vec<Effect>) {
-        if self.in_batch
+        if self.poll.in_batch
             || self.owned.is_empty()
             || self.config.processing.is_instant()
             || !self.state.is_running()
         {
             return;
         }
-        self.in_batch = true;
+        self.poll.in_batch = true;
         out.push(Effect::StartBatch);
     }
 
@@ -162,7 +178,7 @@ impl Client {
             out.push(Effect::send(self.join_request()));
             return;
         }
-        self.committing = true;
+        self.poll.committing = true;
         let offset = i64::try_from(self.batches).unwrap_or(i64::MAX);
         out.push(Effect::send(Request::OffsetCommit(OffsetCommitRequest {
             member_id: self.member_id.clone(),
@@ -176,10 +192,10 @@ impl Client {
     /// The commit before a JoinGroup is answered (whatever its error, the
     /// Java client goes on to join).
     pub(super) fn on_commit(&mut self, out: &mut Vec<Effect>) {
-        if !self.committing {
+        if !self.poll.committing {
             return;
         }
-        self.committing = false;
+        self.poll.committing = false;
         out.push(Effect::send(self.join_request()));
     }
 
@@ -204,7 +220,7 @@ impl Client {
             assignment
                 .iter()
                 .filter(|p| !self.owned.contains(p))
-                .filter(|p| !self.restoring.iter().any(|r| &r.partition == *p))
+                .filter(|p| !self.poll.restoring.iter().any(|r| &r.partition == *p))
                 .cloned(),
         );
         out.push(Effect::Event(ClientAction::Assigned {
@@ -213,7 +229,7 @@ impl Client {
         }));
         // A fetch still on its way for an earlier assignment is moot: what
         // this one adds is fetched now (the subscription state is replaced).
-        self.fetching = new.clone();
+        self.poll.fetching = new.clone();
         if !new.is_empty() {
             out.push(Effect::send(Request::OffsetFetch(OffsetFetchRequest {
                 partitions: new,
@@ -243,7 +259,7 @@ impl Client {
         // Said only when the timeout changes something (the arms below).
         let timed_out = Effect::Event(ClientAction::RequestTimedOut { api });
         match api {
-            Api::JoinGroup if self.state == ClientState::Joining && !self.committing => {
+            Api::JoinGroup if self.state == ClientState::Joining && !self.poll.committing => {
                 out.push(timed_out);
                 out.push(Effect::Timer(ClientTimer::Rejoin, RETRY_BACKOFF_MS));
             }
@@ -251,14 +267,14 @@ impl Client {
                 out.push(timed_out);
                 self.rejoin_after(Api::SyncGroup, ErrorCode::RequestTimedOut, out);
             }
-            Api::OffsetCommit if self.committing => {
+            Api::OffsetCommit if self.poll.committing => {
                 out.push(timed_out);
                 self.on_commit(out);
             }
-            Api::OffsetFetch if !self.fetching.is_empty() => {
+            Api::OffsetFetch if !self.poll.fetching.is_empty() => {
                 out.push(timed_out);
                 out.push(Effect::send(Request::OffsetFetch(OffsetFetchRequest {
-                    partitions: self.fetching.clone(),
+                    partitions: self.poll.fetching.clone(),
                 })));
             }
             _ => {}
@@ -272,31 +288,39 @@ impl Client {
     /// under way goes on for the partitions it keeps.
     fn keep_warm_state(&mut self, assignment: &[TopicPartition]) {
         let g = self.wire_generation();
-        if !matches!(self.warm_generation, Some(w) if w == g || w + 1 == g) {
-            self.warm.clear();
+        if !matches!(self.local.warm_generation, Some(w) if w == g || w + 1 == g) {
+            self.local.warm.clear();
         }
         // A standby copy kept in this generation or the one before is warm.
-        for (_, kept) in self.standbys.iter().filter(|(s, _)| *s == g || *s + 1 == g) {
+        for (_, kept) in self
+            .local
+            .standbys
+            .iter()
+            .filter(|(s, _)| *s == g || *s + 1 == g)
+        {
             for p in kept.iter().filter(|p| assignment.contains(p)) {
-                if !self.warm.contains(p) {
-                    self.warm.push(p.clone());
+                if !self.local.warm.contains(p) {
+                    self.local.warm.push(p.clone());
                 }
             }
         }
-        self.warm.retain(|p| assignment.contains(p));
-        self.warm_generation = Some(g);
-        self.restoring.retain(|r| assignment.contains(&r.partition));
+        self.local.warm.retain(|p| assignment.contains(p));
+        self.local.warm_generation = Some(g);
+        self.poll
+            .restoring
+            .retain(|r| assignment.contains(&r.partition));
     }
 
     /// Whether `p`'s state must be restored before it is consumed.
     fn needs_restore(&self, p: &TopicPartition) -> bool {
-        self.config.restore.max_ms > 0 && !self.warm.contains(p)
+        self.config.restore.max_ms > 0 && !self.local.warm.contains(p)
     }
 
     /// The world drew each partition's restore time: they restore from
     /// `now_ms` until the times given.
     pub fn begin_restore(&mut self, now_ms: u64, until: Vec<(TopicPartition, u64)>) {
-        self.restoring
+        self.poll
+            .restoring
             .extend(until.into_iter().map(|(partition, until_ms)| Restoring {
                 partition,
                 since_ms: now_ms,
@@ -306,7 +330,7 @@ impl Client {
 
     /// When the next restore ends, if one is under way.
     pub fn next_restored_ms(&self) -> Option<u64> {
-        self.restoring.iter().map(|r| r.until_ms).min()
+        self.poll.restoring.iter().map(|r| r.until_ms).min()
     }
 
     /// The restores due by `now_ms` are done: those partitions are
@@ -318,7 +342,7 @@ impl Client {
         }
         let mut done = Vec::new();
         let mut took_ms = 0;
-        self.restoring.retain(|r| {
+        self.poll.restoring.retain(|r| {
             let due = r.until_ms <= now_ms;
             if due {
                 done.push(r.partition.clone());
@@ -342,7 +366,7 @@ impl Client {
             partitions: done.clone(),
             took_ms,
         }));
-        self.warm.extend(done.iter().cloned());
+        self.local.warm.extend(done.iter().cloned());
         self.owned.extend(done);
         crate::ordered::sort(&mut self.owned);
         self.next_batch(out)
@@ -351,10 +375,10 @@ impl Client {
     /// The committed offsets arrived: the new partitions are consumed
     /// (after their state is restored, for those that need it).
     pub(super) fn on_fetch(&mut self, out: &mut Vec<Effect>) {
-        if self.fetching.is_empty() {
+        if self.poll.fetching.is_empty() {
             return;
         }
-        let mut fetched = std::mem::take(&mut self.fetching);
+        let mut fetched = std::mem::take(&mut self.poll.fetching);
         if self.config.restore.max_ms > 0 {
             let cold: Vec<TopicPartition> = fetched
                 .iter()
@@ -366,8 +390,8 @@ impl Client {
                 out.push(Effect::Restore(cold));
             }
             for p in &fetched {
-                if !self.warm.contains(p) {
-                    self.warm.push(p.clone());
+                if !self.local.warm.contains(p) {
+                    self.local.warm.push(p.clone());
                 }
             }
         }
@@ -405,10 +429,10 @@ impl Client {
         self.member_id = MemberId::default();
         self.generation = None;
         self.owned.clear();
-        self.fetching.clear();
-        self.restoring.clear();
+        self.poll.fetching.clear();
+        self.poll.restoring.clear();
         self.state = ClientState::Joining;
-        self.pending_rejoin = Some(PendingRejoin {
+        self.poll.pending_rejoin = Some(PendingRejoin {
             cause: RejoinCause::PollExpired,
             lost: true,
         });

@@ -72,9 +72,9 @@ impl World {
     /// they were told last; costs a slice comparison when nothing changed.
     pub(in crate::sim) fn sync_holdings(&mut self, index: ConsumerId) {
         let client = &self.clients[index];
-        if !client.restoring.is_empty() || self.metrics.restores(index.0) {
+        if !client.poll.restoring.is_empty() || self.metrics.restores(index.0) {
             let n = if client.state.is_running() {
-                client.restoring.len() as u32
+                client.poll.restoring.len() as u32
             } else {
                 0
             };
@@ -202,7 +202,7 @@ impl World {
             }
         }
         for (c, parts) in kept.into_iter().enumerate() {
-            let standbys = &mut self.clients[c].standbys;
+            let standbys = &mut self.clients[c].local.standbys;
             standbys.retain(|(g, _)| *g + 1 >= generation);
             standbys.push((generation, parts));
         }

@@ -146,7 +146,7 @@ impl World {
                 timer: ClientTimer::Poll,
             } => {
                 let c = &self.clients[*index];
-                c.incarnation != *incarnation || c.pending_rejoin.is_none()
+                c.incarnation != *incarnation || c.poll.pending_rejoin.is_none()
             }
             _ => false,
         }

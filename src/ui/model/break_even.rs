@@ -8,9 +8,14 @@
 //! one polyline per mode, the session-timeout cliff, each crossing, the
 //! scenario's own restart) and writes the sentence under it, from the
 //! same points: the break-even stated is where the plotted lines cross.
+//! The explorer's second parameters, processing per batch and state to
+//! restore, are [`Parameter`]s whose selects offer [`Choice`]s; [`swept`]
+//! is the scenario with them applied.
 
-use crate::scenario::model::ScenarioFile;
-use crate::scenario::sweep::{crossings, refinement, restart_points, Crossing, SweepPoint};
+use crate::scenario::model::{ProcessingSpec, ScenarioFile};
+use crate::scenario::sweep::{
+    crossings, refinement, restart_points, with_processing, with_restore, Crossing, SweepPoint,
+};
 use crate::ui::model::format::{fixed, format_seconds};
 
 /// Plot height in SVG user units, the widths it is drawn between, and the
@@ -29,6 +34,98 @@ pub const BOTTOM: f64 = 34.0;
 pub const POINTS: usize = 16;
 /// Runs it adds at most to narrow the crossings.
 pub const MAX_REFINEMENTS: usize = 24;
+
+/// A second parameter of the sweep, each the explorer's select.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Parameter {
+    /// How long every consumer's batch takes.
+    Processing,
+    /// The state a partition new to a consumer restores first (a Kafka
+    /// Streams task rebuilding its store, a cache warming).
+    Restore,
+}
+
+/// A value of a [`Parameter`]: the scenario's own, or a fixed time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Choice {
+    /// As the scenario has it.
+    #[default]
+    AsScenario,
+    /// Every consumer given this many ms (0: none, instant or stateless).
+    Ms(u64),
+}
+
+impl Parameter {
+    /// The select's label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Parameter::Processing => "Processing per batch",
+            Parameter::Restore => "State to restore per moved partition",
+        }
+    }
+
+    /// The choices the select offers, each with its option's text.
+    pub fn choices(self) -> [(Choice, &'static str); 5] {
+        let own = (Choice::AsScenario, "as the scenario");
+        match self {
+            Parameter::Processing => [
+                own,
+                (Choice::Ms(0), "instant"),
+                (Choice::Ms(1_000), "1 s"),
+                (Choice::Ms(5_000), "5 s"),
+                (Choice::Ms(20_000), "20 s"),
+            ],
+            Parameter::Restore => [
+                own,
+                (Choice::Ms(0), "none (stateless)"),
+                (Choice::Ms(5_000), "5 s"),
+                (Choice::Ms(30_000), "30 s"),
+                (Choice::Ms(120_000), "2 min"),
+            ],
+        }
+    }
+
+    /// The choice whose option value is `value` (the scenario's own for a
+    /// value the select does not offer).
+    pub fn choice_of(self, value: &str) -> Choice {
+        self.choices()
+            .into_iter()
+            .map(|(c, _)| c)
+            .find(|c| c.value() == value)
+            .unwrap_or_default()
+    }
+}
+
+impl Choice {
+    /// The option's value: `scenario`, or the ms.
+    pub fn value(self) -> String {
+        match self {
+            Choice::AsScenario => "scenario".to_string(),
+            Choice::Ms(ms) => ms.to_string(),
+        }
+    }
+
+    /// What the sweep sets every consumer to (`None`: leave the scenario's).
+    fn spec(self) -> Option<Option<ProcessingSpec>> {
+        match self {
+            Choice::AsScenario => None,
+            Choice::Ms(ms) => Some((ms > 0).then_some(ProcessingSpec::Fixed(ms))),
+        }
+    }
+}
+
+/// The scenario the explorer sweeps: `file` with the choices of
+/// processing and restore applied.
+pub fn swept(file: &ScenarioFile, processing: Choice, restore: Choice) -> ScenarioFile {
+    let mut f = file.clone();
+    if let Some(p) = processing.spec() {
+        f = with_processing(&f, p);
+    }
+    if let Some(r) = restore.spec() {
+        f = with_restore(&f, r);
+    }
+    f
+}
 
 /// Everything the component draws.
 #[derive(Clone, Debug, PartialEq)]
@@ -435,6 +532,21 @@ mod tests {
             assert!(c.x_ticks.len() >= 3, "{panel}: {:?}", c.x_ticks);
             assert!(c.x_ticks.iter().all(|(x, _)| *x <= drawn - RIGHT + 1e-9));
         }
+    }
+
+    #[test]
+    fn each_choice_reads_back_from_its_option_value() {
+        for parameter in [Parameter::Processing, Parameter::Restore] {
+            for (choice, _) in parameter.choices() {
+                assert_eq!(parameter.choice_of(&choice.value()), choice);
+            }
+            assert_eq!(parameter.choice_of("7"), Choice::AsScenario);
+        }
+        let file = preset("stateful-restart").unwrap();
+        let instant = swept(&file, Choice::Ms(0), Choice::AsScenario);
+        let consumers = instant.consumers.as_deref().unwrap();
+        assert!(consumers.iter().all(|c| c.processing_ms.is_none()));
+        assert_eq!(swept(&file, Choice::AsScenario, Choice::AsScenario), file);
     }
 
     #[test]

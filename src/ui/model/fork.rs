@@ -5,7 +5,8 @@
 use crate::sim::World;
 use crate::ui::model::format::format_virtual_time;
 use crate::ui::model::seen::Seen;
-use crate::ui::model::{AppState, UserAction};
+use crate::ui::model::user_action::TakenAction;
+use crate::ui::model::AppState;
 use std::ops::Range;
 use std::rc::Rc;
 
@@ -16,7 +17,7 @@ pub const MAX_FORKS: usize = 10;
 #[derive(Clone, Debug)]
 pub(super) struct Fork {
     world: World,
-    user_actions: Vec<(u64, u64, UserAction)>,
+    user_actions: Vec<TakenAction>,
     checkpoints: Vec<Rc<World>>,
     max_steps: u64,
     seen: Seen,
@@ -33,7 +34,7 @@ impl AppState {
     /// keeps the branch they belong to for `Undo`.
     pub(super) fn keep_fork(&mut self) {
         let at = self.world.steps();
-        let later_actions = self.user_actions.iter().any(|(s, _, _)| *s > at);
+        let later_actions = self.user_actions.iter().any(|taken| taken.at_step > at);
         if at >= self.max_steps && !later_actions {
             return;
         }
@@ -58,7 +59,8 @@ impl AppState {
     /// the cut events restored (later actions on the new branch go).
     pub(super) fn undo(&mut self) {
         let Some(f) = self.forks.pop() else {
-            self.notice = Some("Nothing to undo: no action has cut later events.".into());
+            self.messages
+                .set_notice("Nothing to undo: no action has cut later events.");
             return;
         };
         self.playing = false;
@@ -72,7 +74,7 @@ impl AppState {
         self.narrated = f.narrated;
         self.record_transition(before);
         self.follow_topics();
-        self.notice = Some(format!(
+        self.messages.set_notice(format!(
             "Undone: back at {}, with the {} later events restored (up to {}).",
             format_virtual_time(f.at_ms),
             f.cut_events,

@@ -1,20 +1,18 @@
-//! How the UI writes things: virtual time, short member ids, partition
-//! ranges, speeds, per-preset hints. Plain functions with no Yew import, so
-//! they compile and are tested natively like [`crate::ui::model`].
+//! How the UI writes things: virtual time, speeds, per-preset hints, and
+//! the narrator's short member ids, partition ranges and seconds
+//! ([`crate::narrate::words`], so captions and panels write them alike).
+//! Plain functions with no Yew import, so they compile and are tested
+//! natively like [`crate::ui::model`].
 
-use crate::coordinator::classic::{GroupState, TopicPartition};
+use crate::coordinator::classic::GroupState;
 use crate::defaults::HEARTBEAT_INTERVAL_MS;
+pub use crate::narrate::words::{format_seconds, partition_ranges, short_member_id};
 use crate::scenario::model::ScenarioFile;
 use crate::sim::Snapshot;
 
 /// Virtual time as the UI writes it: seconds with milliseconds (`12.345 s`).
 pub fn format_virtual_time(now_ms: u64) -> String {
     format!("{}.{:03} s", now_ms / 1000, now_ms % 1000)
-}
-
-/// A duration in ms as seconds with one decimal (`8.2 s`), for tooltips.
-pub fn format_seconds(ms: u64) -> String {
-    format!("{}.{} s", ms / 1000, (ms % 1000) / 100)
 }
 
 /// `parts` (ms) rounded to tenths of a second so that, shown with
@@ -46,58 +44,6 @@ pub fn lowercase(text: &str) -> String {
     return String::from(js_sys::JsString::from(text).to_lower_case());
     #[cfg(not(target_arch = "wasm32"))]
     text.to_lowercase()
-}
-
-/// Length of the uuid Kafka appends to a member id (`<prefix>-<uuid>`).
-const UUID_LEN: usize = 36;
-
-/// A member id shortened the way the UI shows it: `A-8c1e2f…` becomes
-/// `A-8c1e` (the prefix and the first four hex digits of the uuid). Ids
-/// that do not end in a uuid are returned whole.
-pub fn short_member_id(id: &str) -> String {
-    let n = id.len();
-    if n > UUID_LEN + 1
-        && id.is_char_boundary(n - UUID_LEN - 1)
-        && id.as_bytes()[n - UUID_LEN - 1] == b'-'
-        && id[n - UUID_LEN..]
-            .bytes()
-            .all(|b| b.is_ascii_hexdigit() || b == b'-')
-    {
-        format!(
-            "{}{}",
-            &id[..n - UUID_LEN],
-            &id[n - UUID_LEN..n - UUID_LEN + 4]
-        )
-    } else {
-        id.to_string()
-    }
-}
-
-/// Partitions written compactly, topic by topic, with runs as ranges:
-/// `t-0..2, t-5, u-1`. Empty when there are none.
-pub fn partition_ranges(owned: &[TopicPartition]) -> String {
-    let mut sorted: Vec<&TopicPartition> = owned.iter().collect();
-    crate::ordered::sort_by(&mut sorted, |a, b| {
-        (&a.topic, a.partition).cmp(&(&b.topic, b.partition))
-    });
-    let mut parts: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < sorted.len() {
-        let start = sorted[i];
-        let mut end = start.partition;
-        let mut j = i + 1;
-        while j < sorted.len() && sorted[j].topic == start.topic && sorted[j].partition == end + 1 {
-            end += 1;
-            j += 1;
-        }
-        parts.push(if end == start.partition {
-            format!("{}-{}", start.topic, end)
-        } else {
-            format!("{}-{}..{}", start.topic, start.partition, end)
-        });
-        i = j;
-    }
-    parts.join(", ")
 }
 
 /// The play speed (virtual ms per real second) as a factor: `×4`, `×0.25`.
@@ -331,24 +277,6 @@ mod tests {
         assert_eq!(format_virtual_time(0), "0.000 s");
         assert_eq!(format_virtual_time(12_345), "12.345 s");
         assert_eq!(format_virtual_time(7), "0.007 s");
-    }
-
-    #[test]
-    fn member_ids_are_shortened_to_the_prefix_and_four_uuid_digits() {
-        let id = "A-8c1e2f3a-0b1c-4d2e-8f90-123456789abc";
-        assert_eq!(short_member_id(id), "A-8c1e");
-        let copy = "A-copy-8c1e2f3a-0b1c-4d2e-8f90-123456789abc";
-        assert_eq!(short_member_id(copy), "A-copy-8c1e");
-        assert_eq!(short_member_id(""), "");
-        assert_eq!(short_member_id("not-a-uuid"), "not-a-uuid");
-    }
-
-    #[test]
-    fn owned_partitions_are_written_as_runs_per_topic() {
-        let tp = |t: &str, p| TopicPartition::new(t, p);
-        let owned = [tp("t", 2), tp("u", 1), tp("t", 0), tp("t", 1), tp("t", 5)];
-        assert_eq!(partition_ranges(&owned), "t-0..2, t-5, u-1");
-        assert_eq!(partition_ranges(&[]), "");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! on screen is what the world shows there.
 
 use crate::sim::ClientState;
-use crate::ui::model::lesson::{LessonMsg, Region, STAGES};
+use crate::ui::model::lesson::{LessonMsg, LessonStep, Region, STAGES};
 use crate::ui::model::*;
 
 fn start() -> AppState {
@@ -16,7 +16,7 @@ fn at_step(n: usize) -> AppState {
     for _ in 1..n {
         s.update(Msg::Lesson(LessonMsg::Next));
     }
-    assert_eq!(s.lesson.map(|l| l.number()), Some(n));
+    assert_eq!(s.lesson_step().map(|l| l.number()), Some(n));
     s
 }
 
@@ -46,16 +46,16 @@ fn the_lesson_has_six_to_ten_steps_each_naming_the_region_it_outlines() {
 fn every_step_loads_its_preset_at_its_position_with_compare_as_it_says() {
     let mut s = start();
     for (i, stage) in STAGES.iter().enumerate() {
-        assert_eq!(s.lesson.map(|l| l.number()), Some(i + 1));
+        assert_eq!(s.lesson_step().map(|l| l.number()), Some(i + 1));
         assert_eq!(s.preset.as_deref(), Some(stage.preset), "step {}", i + 1);
         assert!(s.world.now_ms() <= stage.at_ms);
         assert!(s.world.now_ms() + 5_000 > stage.at_ms, "step {}", i + 1);
-        assert_eq!(s.compare.is_some(), stage.compare, "step {}", i + 1);
+        assert_eq!(s.compare().is_some(), stage.compare, "step {}", i + 1);
         assert!(!s.playing);
         s.update(Msg::Lesson(LessonMsg::Next));
     }
     assert_eq!(
-        s.lesson.map(|l| l.number()),
+        s.lesson_step().map(|l| l.number()),
         Some(STAGES.len()),
         "Next on the last stays"
     );
@@ -66,12 +66,12 @@ fn back_from_the_first_step_stays_and_keeps_the_position() {
     let s = start().reduce(Msg::Step);
     let steps = s.world.steps();
     let s = s.reduce(Msg::Lesson(LessonMsg::Back));
-    assert_eq!(s.lesson.map(|l| l.number()), Some(1));
+    assert_eq!(s.lesson_step().map(|l| l.number()), Some(1));
     assert_eq!(s.world.steps(), steps);
     let s = at_step(3).reduce(Msg::Lesson(LessonMsg::Back));
-    assert_eq!(s.lesson.map(|l| l.number()), Some(2));
+    assert_eq!(s.lesson_step().map(|l| l.number()), Some(2));
     assert_eq!(s.preset.as_deref(), Some(STAGES[1].preset));
-    assert!(s.compare.is_none());
+    assert!(s.compare().is_none());
 }
 
 #[test]
@@ -79,11 +79,48 @@ fn continue_in_free_play_closes_the_lesson_where_it_stands() {
     let s = at_step(3).reduce(Msg::Step);
     let (steps, now) = (s.world.steps(), s.world.now_ms());
     let s = s.reduce(Msg::Lesson(LessonMsg::Close));
-    assert_eq!(s.lesson, None);
+    assert_eq!(s.lesson_step(), None);
     assert_eq!((s.world.steps(), s.world.now_ms()), (steps, now));
     assert_eq!(s.preset.as_deref(), Some("rolling-restart-static"));
-    assert!(s.compare.is_some(), "compare mode stays open");
-    assert_eq!(s.compare.as_ref().unwrap().panes[0].world.now_ms(), now);
+    assert!(s.compare().is_some(), "compare mode stays open");
+    assert!(
+        matches!(s.mode(), Mode::Compare(_)),
+        "and the lesson is closed"
+    );
+    assert_eq!(s.compare().unwrap().panes[0].world.now_ms(), now);
+}
+
+/// Compare mode is the one mode the lesson overlaps: it opens and closes
+/// on any step, and the lesson keeps its step.
+#[test]
+fn compare_mode_opens_and_closes_on_a_lesson_step() {
+    let s = at_step(1).reduce(Msg::ToggleCompare).reduce(Msg::Step);
+    assert_eq!(s.lesson_step().map(|l| l.number()), Some(1));
+    let now = s.world.now_ms();
+    assert_eq!(s.compare().unwrap().panes[1].world.now_ms(), now);
+    let s = s.reduce(Msg::ToggleCompare);
+    assert!(s.compare().is_none());
+    assert_eq!(s.lesson_step().map(|l| l.number()), Some(1));
+}
+
+/// Reset, like any restart of the run, leaves the lesson; compare mode
+/// stays open on its own.
+#[test]
+fn reset_leaves_the_lesson_and_keeps_compare_mode() {
+    let s = at_step(3).reduce(Msg::Reset);
+    assert_eq!(s.lesson_step(), None);
+    assert!(matches!(s.mode(), Mode::Compare(_)));
+    assert_eq!(s.world.now_ms(), 0);
+}
+
+/// The lesson loads a preset, which leaves live mode.
+#[test]
+fn the_lesson_leaves_live_mode() {
+    let s = AppState::live("ws://127.0.0.1:9093");
+    assert!(s.is_live());
+    let s = s.reduce(Msg::Lesson(LessonMsg::Start));
+    assert!(!s.is_live());
+    assert_eq!(s.lesson_step(), Some(LessonStep::FIRST));
 }
 
 #[test]
@@ -116,7 +153,7 @@ fn the_stateful_step_shows_no_move_for_static_and_restores_for_dynamic() {
         m.restore_ms, m.startup_restore_ms,
         "no restore after start-up"
     );
-    let c = s.compare.as_ref().expect("compare is on");
+    let c = s.compare().expect("compare is on");
     let (st, dy) = (c.panes[0].whole, c.panes[1].whole);
     assert!(st.unavailable_after_startup_ms * 2 < dy.unavailable_after_startup_ms);
     assert!(dy.restore_ms > 0 && st.restore_ms == 0);

@@ -169,7 +169,7 @@ impl AppState {
     pub fn live(url: &str) -> Self {
         if let Err(e) = check_url(url) {
             let mut state = AppState::new(None);
-            state.error = Some(e);
+            state.messages.set_error(e);
             return state;
         }
         let waiting = ScenarioFile {
@@ -188,7 +188,7 @@ impl AppState {
     /// What the live badge says, and its state (`connecting`, `open`,
     /// `closed`), while in live mode.
     pub fn live_badge(&self) -> Option<(String, &'static str)> {
-        let live = self.live.as_ref()?;
+        let live = self.mode.live()?;
         let (words, state) = match &live.status {
             LiveStatus::Connecting => ("connecting…".to_string(), "connecting"),
             LiveStatus::Open if live.following => ("live, following the broker".into(), "open"),
@@ -206,23 +206,25 @@ impl AppState {
     }
 
     /// Opens live mode on `url` (before the broker's `hello`, the view
-    /// keeps what it shows).
-    pub fn start_live(&mut self, url: &str) {
+    /// keeps what it shows). [`AppState::live`] calls it on a protocol
+    /// scenario, which a live session always plays.
+    pub(super) fn start_live(&mut self, url: &str) {
         match check_url(url) {
-            Ok(()) => self.live = Some(Live::new(url)),
-            Err(e) => self.error = Some(e),
+            Ok(()) => self.mode.start_live(Box::new(Live::new(url))),
+            Err(e) => self.messages.set_error(e),
         }
     }
 
     /// One event of the live stream.
     pub(super) fn live_event(&mut self, event: LiveEvent) {
-        let Some(live) = &mut self.live else {
+        let Some(live) = self.mode.live_mut() else {
             return;
         };
         match event {
             LiveEvent::Status(status) => {
                 if let LiveStatus::Closed(why) = &status {
-                    self.notice = Some(format!("Live: disconnected from {} ({why}).", live.url));
+                    let notice = format!("Live: disconnected from {} ({why}).", live.url);
+                    self.messages.set_notice(notice);
                 }
                 live.status = status;
             }
@@ -260,7 +262,7 @@ impl AppState {
     /// Takes the broker's next step: queued in the world (and in every
     /// checkpoint, so stepping back replays it too).
     fn live_step(&mut self, step: RequestStep) {
-        let Some(live) = &mut self.live else {
+        let Some(live) = self.mode.live_mut() else {
             return;
         };
         live.now_ms = live.now_ms.max(step.at_ms);
@@ -269,7 +271,8 @@ impl AppState {
         if let Err(e) = scenario::validate(&self.scenario) {
             self.scenario.requests.as_mut().map(Vec::pop);
             live.refused = Some(e.to_string());
-            self.error = Some(format!("Live: the broker's step cannot be shown: {e}"));
+            let why = format!("Live: the broker's step cannot be shown: {e}");
+            self.messages.set_error(why);
             return;
         }
         let i = self.scenario.requests.as_ref().map_or(0, Vec::len) - 1;
@@ -285,7 +288,7 @@ impl AppState {
                     scripted::queue_step(Rc::make_mut(c), &prepared);
                 }
             }
-            Err(e) => self.error = Some(format!("Live: {e}")),
+            Err(e) => self.messages.set_error(format!("Live: {e}")),
         }
         self.follow_live();
     }
@@ -299,20 +302,21 @@ impl AppState {
     /// The session `scenario` from t = 0, run to `at_ms` and then, while
     /// following, to the broker's clock; the live session itself is kept.
     fn replay_live(&mut self, scenario: ScenarioFile, at_ms: u64) {
-        let Some(mut live) = self.live.take() else {
+        let Some(mut live) = self.mode.take_live() else {
             return;
         };
         let (world, cast) = match scripted::world_of(&scenario, scenario.seed) {
             Ok(built) => built,
             Err(e) => {
-                self.error = Some(format!("Live: the broker's session cannot be shown: {e}"));
-                self.live = Some(live);
+                let why = format!("Live: the broker's session cannot be shown: {e}");
+                self.messages.set_error(why);
+                self.mode.start_live(live);
                 return;
             }
         };
         live.cast = cast;
         *self = Self::with_world(scenario, None, world);
-        self.live = Some(live);
+        self.mode.start_live(live);
         self.world.extend_run_to(at_ms);
         self.advance_to_ms(at_ms);
         self.follow_live();
@@ -320,7 +324,7 @@ impl AppState {
 
     /// While following, the view runs to the broker's clock.
     fn follow_live(&mut self) {
-        let Some(live) = &self.live else {
+        let Some(live) = self.mode.live() else {
             return;
         };
         if !live.following {
@@ -333,14 +337,14 @@ impl AppState {
 
     /// Step, Step back or a seek: the view stays where the user put it.
     pub(super) fn stop_following(&mut self) {
-        if let Some(live) = &mut self.live {
+        if let Some(live) = self.mode.live_mut() {
             live.following = false;
         }
     }
 
     /// Play in live mode: follow the broker again.
     pub(super) fn toggle_following(&mut self) {
-        if let Some(live) = &mut self.live {
+        if let Some(live) = self.mode.live_mut() {
             live.following = !live.following;
         }
         self.follow_live();

@@ -51,13 +51,13 @@ fn a_protocol_scenario_refuses_what_its_requests_decide() {
         name.unwrap_or_default(),
     ))));
     assert!(state
-        .error
-        .as_deref()
+        .messages()
+        .error()
         .unwrap()
         .contains("protocol scenario"));
     state.update(Msg::ToggleCompare);
-    assert!(state.compare.is_none());
-    assert!(state.error.as_deref().unwrap().contains("compared"));
+    assert!(state.compare().is_none());
+    assert!(state.messages().error().unwrap().contains("compared"));
     assert_eq!(state.world.steps(), steps);
 }
 
@@ -88,7 +88,7 @@ fn live_steps_give_the_same_world_as_the_recorded_file() {
     });
     feed(&mut state, &hello.to_string());
     assert!(state.is_protocol());
-    assert_eq!(state.live.as_ref().unwrap().status, LiveStatus::Open);
+    assert_eq!(state.live_session().unwrap().status, LiveStatus::Open);
     let join = json!({"member_id": "", "group_instance_id": "a", "client_id": "rdkafka",
         "session_timeout_ms": 10000, "rebalance_timeout_ms": 30000, "bind": "a"});
     feed(&mut state, &step_json(100, "join", join));
@@ -137,7 +137,7 @@ fn live_steps_give_the_same_world_as_the_recorded_file() {
 
     // Stepping back stops following; Play follows the broker again.
     state.update(Msg::StepBack);
-    assert!(!state.live.as_ref().unwrap().following);
+    assert!(!state.live_session().unwrap().following);
     feed(
         &mut state,
         &json!({"kind": "clock", "now_ms": 15000}).to_string(),
@@ -190,7 +190,7 @@ fn bad_live_messages_are_named_and_change_nothing() {
     // A sync for a member no join bound: refused, named, not kept.
     let bad = json!({"member_id": "$ghost", "generation_id": 1});
     feed(&mut state, &step_json(10, "sync", bad));
-    assert!(state.error.as_deref().unwrap().contains("ghost"));
+    assert!(state.messages().error().unwrap().contains("ghost"));
     assert_eq!(state.scenario.requests.as_ref().unwrap().len(), 0);
 }
 
@@ -233,6 +233,6 @@ fn a_late_answer_becomes_its_steps_expect_as_in_the_record_file() {
     let step = &state.scenario.requests.as_ref().unwrap()[0];
     assert_eq!(step.expect.as_ref().unwrap()["generation_id"], json!(1));
     feed(&mut state, r#"{"kind":"log_end","offsets":{"t-0":42}}"#);
-    assert_eq!(state.live.as_ref().unwrap().log_end["t-0"], json!(42));
-    assert!(state.error.is_none(), "{:?}", state.error);
+    assert_eq!(state.live_session().unwrap().log_end["t-0"], json!(42));
+    assert_eq!(state.messages().error(), None);
 }

@@ -1,5 +1,5 @@
-//! How the views mark things: the colour class of each consumer, and member
-//! ids found inside an event's sentence.
+//! How the views mark things: the colour class of each consumer, and the
+//! member ids the narrator marked in an event's sentence.
 //!
 //! UI-DESIGN.md asks for one colour per consumer everywhere (Okabe–Ito, in
 //! consumer order, a hatch from the ninth on) and for member ids shown short
@@ -7,6 +7,7 @@
 //! import, so they compile and are tested natively.
 
 use crate::sim::snapshot::Snapshot;
+use std::ops::Range;
 
 /// The number of distinct consumer colours; consumer `i` takes colour
 /// `i % CONSUMER_COLOURS`, and from the ninth consumer on a hatch is added.
@@ -44,29 +45,27 @@ pub enum TextPart<'a> {
     },
 }
 
-/// Splits `text` around the member ids the event carries (`ids`), so a
-/// view can show them short (`A-8c1e`) without losing the full id. The ids
-/// come from the event's data; the sentence is only searched for them.
-pub fn split_member_ids<'a>(text: &'a str, ids: &[String]) -> Vec<TextPart<'a>> {
+/// Splits `text` at the member ids the narrator marked in it (`ids`, the
+/// byte ranges of a [`crate::narrate::Sentence`]'s `member_ids`, in order), so a view can
+/// show them short (`A-8c1e`) without losing the full id. The places come
+/// from the writing of the sentence; nothing searches the text. A range
+/// that does not fit the text (out of order, past its end, inside a
+/// character) is left as plain words.
+pub fn split_member_ids<'a>(text: &'a str, ids: &[Range<usize>]) -> Vec<TextPart<'a>> {
     let mut parts = Vec::new();
     let mut done = 0;
-    while done < text.len() {
-        let next = ids
-            .iter()
-            .filter(|id| !id.is_empty())
-            .filter_map(|id| {
-                text[done..]
-                    .find(id.as_str())
-                    .map(|at| (done + at, id.len()))
-            })
-            .min_by_key(|&(at, len)| (at, std::cmp::Reverse(len)));
-        let Some((start, len)) = next else {
-            break;
+    for id in ids {
+        let Some(full) = (id.start >= done)
+            .then(|| text.get(id.clone()))
+            .flatten()
+            .filter(|full| !full.is_empty())
+        else {
+            continue;
         };
-        if start > done {
-            parts.push(TextPart::Text(&text[done..start]));
+        if id.start > done {
+            parts.push(TextPart::Text(&text[done..id.start]));
         }
-        let full = &text[start..start + len];
+        let len = full.len();
         // `<prefix>-<uuid>`: show the prefix and the uuid's first 4 digits.
         let cut = if len > 32 && full.is_char_boundary(len - 32) {
             len - 32
@@ -78,7 +77,7 @@ pub fn split_member_ids<'a>(text: &'a str, ids: &[String]) -> Vec<TextPart<'a>> 
             rest: &full[cut..],
             full,
         });
-        done = start + len;
+        done = id.end;
     }
     if done < text.len() {
         parts.push(TextPart::Text(&text[done..]));
@@ -89,6 +88,9 @@ pub fn split_member_ids<'a>(text: &'a str, ids: &[String]) -> Vec<TextPart<'a>> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::coordinator::classic::{Event, RebalanceCause};
+    use crate::ids::{GroupInstanceId, MemberId};
+    use crate::narrate;
 
     #[test]
     fn consumer_colours_repeat_after_eight() {
@@ -98,38 +100,52 @@ mod tests {
         assert!(colour_repeats(8));
     }
 
+    /// The narrator's sentence for `event`, with the ids it marked.
+    fn sentence(event: &Event) -> narrate::Sentence {
+        narrate::coordinator_sentence(event, None)
+    }
+
+    fn split(s: &narrate::Sentence) -> Vec<TextPart<'_>> {
+        split_member_ids(&s.text, &s.member_ids)
+    }
+
     #[test]
     fn member_ids_in_a_sentence_are_split_out() {
-        let text = "A-3211a4b4-b3dd-4dea-b81d-a080dbc8ef7e is replaced by \"A-f2a00a1f-6411-40b8-9b9f-4de814d45bf9\".";
-        let ids = vec![
-            "A-f2a00a1f-6411-40b8-9b9f-4de814d45bf9".to_string(),
-            "A-3211a4b4-b3dd-4dea-b81d-a080dbc8ef7e".to_string(),
-        ];
+        let s = sentence(&Event::MemberReplaced {
+            group_instance_id: GroupInstanceId::from("A"),
+            old_member_id: MemberId::from("A-3211a4b4-b3dd-4dea-b81d-a080dbc8ef7e"),
+            member_id: MemberId::from("A-f2a00a1f-6411-40b8-9b9f-4de814d45bf9"),
+        });
         assert_eq!(
-            split_member_ids(text, &ids),
+            split(&s),
             vec![
+                TextPart::Text("group.instance.id=A rejoined with an unknown member id: "),
                 TextPart::MemberId {
                     short: "A-3211",
                     rest: "a4b4-b3dd-4dea-b81d-a080dbc8ef7e",
                     full: "A-3211a4b4-b3dd-4dea-b81d-a080dbc8ef7e",
                 },
-                TextPart::Text(" is replaced by \""),
+                TextPart::Text(" is replaced by "),
                 TextPart::MemberId {
                     short: "A-f2a0",
                     rest: "0a1f-6411-40b8-9b9f-4de814d45bf9",
                     full: "A-f2a00a1f-6411-40b8-9b9f-4de814d45bf9",
                 },
-                TextPart::Text("\"."),
+                TextPart::Text(
+                    "; a request still sent with the old id is answered FENCED_INSTANCE_ID."
+                ),
             ]
         );
     }
 
     #[test]
     fn a_prefix_with_dashes_stays_with_its_member_id() {
-        let text = "id=consumer-1-8c1e2f3a-0b1c-4d2e-8f90-123456789abc left";
-        let ids = vec!["consumer-1-8c1e2f3a-0b1c-4d2e-8f90-123456789abc".to_string()];
+        let s = sentence(&Event::MemberAdded {
+            member_id: MemberId::from("consumer-1-8c1e2f3a-0b1c-4d2e-8f90-123456789abc"),
+            group_instance_id: None,
+        });
         assert_eq!(
-            split_member_ids(text, &ids)[1],
+            split(&s)[1],
             TextPart::MemberId {
                 short: "consumer-1-8c1e",
                 rest: "2f3a-0b1c-4d2e-8f90-123456789abc",
@@ -139,29 +155,74 @@ mod tests {
     }
 
     #[test]
+    fn only_the_places_the_narrator_marked_are_member_ids() {
+        // The group instance id `A` is also a member id here: only the
+        // member id's own place is marked, not the words that spell it.
+        let s = sentence(&Event::StaticMemberKept {
+            member_id: MemberId::from("A"),
+            group_instance_id: GroupInstanceId::from("A"),
+            generation_id: 1,
+        });
+        let parts = split(&s);
+        assert_eq!(parts.len(), 2, "{parts:?}");
+        assert_eq!(
+            parts[0],
+            TextPart::MemberId {
+                short: "A",
+                rest: "",
+                full: "A"
+            }
+        );
+    }
+
+    #[test]
     fn text_without_member_ids_is_one_part() {
         assert_eq!(
-            split_member_ids("A consumes t-0 (généré).", &["A-1".to_string()]),
+            split_member_ids("A consumes t-0 (généré).", &[]),
             vec![TextPart::Text("A consumes t-0 (généré).")]
         );
         assert!(split_member_ids("", &[]).is_empty());
     }
 
     #[test]
+    fn a_place_that_does_not_fit_the_text_stays_words() {
+        let text = "A consumes t-0 (généré).";
+        let shown = |ids: &[Range<usize>]| -> String {
+            split_member_ids(text, ids)
+                .into_iter()
+                .map(|p| match p {
+                    TextPart::Text(t) => t.to_string(),
+                    TextPart::MemberId { full, .. } => format!("[{full}]"),
+                })
+                .collect()
+        };
+        let inside_a_character = 18..20;
+        assert!(!text.is_char_boundary(inside_a_character.start), "in `é`");
+        assert_eq!(shown(std::slice::from_ref(&inside_a_character)), text);
+        let past_the_end = 20..99;
+        assert_eq!(shown(std::slice::from_ref(&past_the_end)), text);
+        assert_eq!(shown(&[5..8, 2..4]), "A con[sum]es t-0 (généré).");
+    }
+
+    #[test]
     fn every_piece_of_the_text_is_kept_in_order() {
-        let text =
-            "B-a3887bbe-e794-4a99-ad46-1af330d40143, then C-b4307537-75cd-491c-a302-4b7bbf197dbc";
-        let ids = vec![
-            "B-a3887bbe-e794-4a99-ad46-1af330d40143".to_string(),
-            "C-b4307537-75cd-491c-a302-4b7bbf197dbc".to_string(),
-        ];
-        let joined: String = split_member_ids(text, &ids)
+        let s = sentence(&Event::RebalancePrepared {
+            cause: RebalanceCause::SyncMissed {
+                member_ids: vec![
+                    MemberId::from("B-a3887bbe-e794-4a99-ad46-1af330d40143"),
+                    MemberId::from("C-b4307537-75cd-491c-a302-4b7bbf197dbc"),
+                ],
+            },
+        });
+        let parts = split(&s);
+        assert_eq!(parts.len(), 5, "{parts:?}");
+        let joined: String = parts
             .into_iter()
             .map(|p| match p {
                 TextPart::Text(t) => t.to_string(),
                 TextPart::MemberId { short, rest, .. } => format!("{short}{rest}"),
             })
             .collect();
-        assert_eq!(joined, text);
+        assert_eq!(joined, s.text);
     }
 }

@@ -7,24 +7,29 @@
 //! from the seed: the same scenario, seed and recorded actions give the same
 //! world, event for event. Checkpoints (cloned worlds) keep replays short.
 //!
-//! The forms live here too: each form's values as typed and the error of its
-//! last submission, so the form components are pure views that send
-//! [`Msg::EditSettings`] / [`Msg::ApplySettings`] and
-//! [`Msg::EditPartitions`] / [`Msg::AddPartitions`]. The reducer checks a
-//! form when it is submitted, keeps a bad value on screen with the error
-//! beside it, and clears the error as soon as that field is edited.
+//! Around the run the state keeps the forms as typed (`forms`), what the
+//! page says to the user ([`Messages`]: the notice, the page's error and
+//! the forms' errors) and the mode around the run ([`Mode`]: compare mode,
+//! the lesson, live mode). The views read it all through `AppState`'s
+//! methods and send [`Msg`]s; only the reducer changes it.
 
+pub use crate::ui::model::message::{Message, MessageKind, MessageTopic, Messages};
+pub use crate::ui::model::mode::Mode;
 pub use crate::ui::model::partitions::PartitionsForm;
-pub use crate::ui::model::settings::{FieldError, JoinVersion, Settings, SettingsForm};
-pub use crate::ui::model::user_action::{UserAction, RESTART_DOWN_MS, RUN_AFTER_USER_ACTION_MS};
+pub use crate::ui::model::settings::{
+    FieldError, JoinVersion, Settings, SettingsField, SettingsForm,
+};
+pub use crate::ui::model::user_action::{
+    TakenAction, UserAction, RESTART_DOWN_MS, RUN_AFTER_USER_ACTION_MS,
+};
 
 use crate::coordinator::classic::GroupState;
 use crate::scenario::simulation::world_of;
 use crate::scenario::{self, presets, ScenarioError, ScenarioFile};
 use crate::sim::World;
-use crate::ui::model::compare::{Compare, CompareMode};
-use crate::ui::model::lesson::{LessonMsg, LessonStep};
-use crate::ui::model::settings::{settings_of, validate_settings};
+use crate::ui::model::compare::CompareMode;
+use crate::ui::model::lesson::LessonMsg;
+use crate::ui::model::settings::settings_of;
 use crate::ui::model::step_info::{StepInfo, StepProbe};
 use crate::ui::model::user_action::{apply_user, validate_user};
 use fork::Fork;
@@ -104,38 +109,34 @@ pub enum Msg {
     Live(LiveEvent),
 }
 
-/// The whole app state.
+/// The whole app state. The views read it through its methods; the
+/// reducer ([`Self::update`]) alone changes it.
 #[derive(Clone, Debug)]
 pub struct AppState {
-    pub preset: Option<String>,
-    pub scenario: ScenarioFile,
+    preset: Option<String>,
+    scenario: ScenarioFile,
+    /// The run. Tests and benchmarks drive it directly; the page only
+    /// reads it.
     pub world: World,
-    /// `(steps when injected, virtual time then, action)`, in order.
-    pub user_actions: Vec<(u64, u64, UserAction)>,
+    /// The user's actions, in the order taken (step order).
+    user_actions: Vec<TakenAction>,
     checkpoints: Vec<Rc<World>>,
-    pub playing: bool,
-    pub speed: u64,
-    /// The message of `error-banner`, while shown.
-    pub error: Option<String>,
+    playing: bool,
+    speed: u64,
+    /// What the page says to the user: the notice, the page's error and
+    /// the forms' errors.
+    messages: Messages,
     /// The settings in force.
-    pub settings: SettingsForm,
+    settings: SettingsForm,
     /// The settings form as typed, applied by [`Msg::ApplySettings`].
-    pub settings_draft: SettingsForm,
-    /// Why the last `Apply` was refused, shown beside its field (and in
-    /// `error-banner`) until that field is edited.
-    pub settings_error: Option<FieldError>,
+    settings_draft: SettingsForm,
     /// The add-partitions form as typed, submitted by [`Msg::AddPartitions`].
-    pub partitions_draft: PartitionsForm,
-    /// Why the last `Add partitions` was refused, shown beside the fields
-    /// (and in `error-banner`) until one of them is edited.
-    pub partitions_error: Option<String>,
-    pub log_filter: String,
+    partitions_draft: PartitionsForm,
+    log_filter: String,
     /// The most recent state change `(from, to)`, for the diagram's arrow.
-    pub last_transition: Option<(GroupState, GroupState)>,
+    last_transition: Option<(GroupState, GroupState)>,
     /// The furthest step reached, for the scrubber's range.
-    pub max_steps: u64,
-    /// A one-line status after an action ("Settings applied: …").
-    pub notice: Option<String>,
+    max_steps: u64,
     /// The log entries the narration speaks of: those of the last step (or
     /// of the user's action), or during play of the last step that showed
     /// a change.
@@ -147,16 +148,12 @@ pub struct AppState {
     seen: Seen,
     /// Branches cut by actions taken at a past point, newest last (`Undo`).
     forks: Vec<Fork>,
-    /// Compare mode, while on: the twins on this clock.
-    pub compare: Option<Compare>,
+    /// Compare mode, the lesson or live mode, if any.
+    mode: Mode,
     /// What compare mode's panes differ in (kept while it is off).
-    pub compare_mode: CompareMode,
-    /// The guided lesson's step, while the lesson is open.
-    pub lesson: Option<LessonStep>,
+    compare_mode: CompareMode,
     /// What the last `Step` ran (cleared by any other message).
-    pub step_info: Option<StepInfo>,
-    /// Live mode's session, while the app shows a running broker's group.
-    pub live: Option<Live>,
+    step_info: Option<StepInfo>,
 }
 
 impl AppState {
@@ -168,7 +165,7 @@ impl AppState {
         let scenario = presets::preset(id).expect("the default preset parses");
         let mut state = Self::with_scenario(scenario, Some(id.to_string()));
         if preset.is_some_and(|p| p != id) {
-            state.error = Some(format!(
+            state.messages.set_error(format!(
                 "Unknown scenario {:?}: opened {id} instead. Presets: {}.",
                 preset.unwrap_or_default(),
                 presets::ids().collect::<Vec<_>>().join(", ")
@@ -195,25 +192,20 @@ impl AppState {
             user_actions: Vec::new(),
             playing: false,
             speed: DEFAULT_SPEED,
-            error: None,
+            messages: Messages::default(),
             settings_draft: settings.clone(),
             settings,
-            settings_error: None,
             partitions_draft,
-            partitions_error: None,
             log_filter: String::new(),
             last_transition: None,
             max_steps: 0,
-            notice: None,
             narrated: 0..0,
             applied: 0,
             seen: Seen::default(),
             forks: Vec::new(),
-            compare: None,
+            mode: Mode::Plain,
             compare_mode: CompareMode::default(),
-            lesson: None,
             step_info: None,
-            live: None,
         }
     }
 
@@ -227,33 +219,21 @@ impl AppState {
     /// world is never copied just to be replaced).
     pub fn update(&mut self, msg: Msg) {
         if let Err(e) = self.allowed(&msg) {
-            self.error = Some(e);
+            self.messages.set_error(e);
             return;
         }
-        if let Msg::Lesson(m) = msg {
-            self.lesson_msg(m);
-            return;
-        }
-        let compare = self.compare.take();
         match msg {
-            Msg::ToggleCompare => {
-                self.notice = None;
-                if compare.is_none() {
-                    self.open_compare();
-                }
-            }
-            Msg::SetCompareMode(mode) => {
-                self.compare_mode = mode;
-                if compare.is_some() {
-                    self.open_compare();
-                }
-            }
+            Msg::Lesson(m) => self.lesson_msg(m),
+            Msg::ToggleCompare => self.toggle_compare(),
+            Msg::SetCompareMode(mode) => self.set_compare_mode(mode),
             msg => {
+                // Compare mode follows the main view once it has moved.
+                let compare = self.mode.take_compare();
                 self.update_main(msg);
-                self.compare = compare.map(|mut c| {
+                if let Some(mut c) = compare {
                     c.follow_main(self);
-                    c
-                });
+                    self.mode.put_compare(c);
+                }
             }
         }
     }
@@ -276,20 +256,9 @@ impl AppState {
         ))
     }
 
-    /// Opens compare mode in [`Self::compare_mode`] on the app as it stands.
-    fn open_compare(&mut self) {
-        self.compare = match Compare::of_state(self.compare_mode, self) {
-            Ok(c) => Some(c),
-            Err(e) => {
-                self.error = Some(format!("Compare mode cannot run this scenario: {e}"));
-                None
-            }
-        };
-    }
-
     /// [`Self::update`] for the main view (compare mode follows it after).
     fn update_main(&mut self, msg: Msg) {
-        self.notice = None;
+        self.messages.clear_notice();
         let previous_step = self.step_info.take();
         match msg {
             Msg::Step => {
@@ -297,8 +266,8 @@ impl AppState {
                 self.step_pressed(previous_step)
             }
             Msg::Live(event) => self.live_event(event),
-            Msg::TogglePlay if self.live.is_some() => self.toggle_following(),
-            Msg::Tick { .. } if self.live.is_some() => {}
+            Msg::TogglePlay if self.is_live() => self.toggle_following(),
+            Msg::Tick { .. } if self.is_live() => {}
             Msg::StepBack => {
                 self.stop_following();
                 self.playing = false;
@@ -313,7 +282,7 @@ impl AppState {
             Msg::TogglePlay => {
                 self.playing = !self.playing && !self.world.has_ended();
                 if self.world.has_ended() {
-                    self.notice = Some(ENDED_NOTICE.into());
+                    self.messages.set_notice(ENDED_NOTICE);
                 }
             }
             Msg::Pause => self.playing = false,
@@ -321,7 +290,7 @@ impl AppState {
             Msg::SetSpeed(s) => self.speed = s.clamp(100, 120_000),
             Msg::LoadPreset(id) => match presets::preset(&id) {
                 Some(s) => *self = Self::with_scenario(s, Some(id)),
-                None => self.error = Some(format!("Unknown scenario {id:?}.")),
+                None => self.messages.set_error(format!("Unknown scenario {id:?}.")),
             },
             Msg::LoadScenario(s) => *self = Self::with_scenario(*s, None),
             Msg::User(action) => self.user(action),
@@ -329,7 +298,7 @@ impl AppState {
             Msg::ApplySettings => self.apply_settings(),
             Msg::EditPartitions { topic, partitions } => {
                 self.partitions_draft = PartitionsForm { topic, partitions };
-                self.partitions_error = None;
+                self.messages.clear_partitions_error();
             }
             Msg::AddPartitions => self.add_partitions(),
             Msg::Seek(steps) => {
@@ -349,53 +318,15 @@ impl AppState {
                     self.playing = false;
                     self.seek_ms(land);
                 }
-                None => {
-                    self.notice = Some(
-                        "No key moment left: the story has played. Reset starts it again.".into(),
-                    )
-                }
+                None => self
+                    .messages
+                    .set_notice("No key moment left: the story has played. Reset starts it again."),
             },
-            Msg::ShowError(e) => self.error = Some(e),
-            Msg::DismissError => {
-                self.error = None;
-                self.partitions_error = None;
-            }
+            Msg::ShowError(e) => self.messages.set_error(e),
+            Msg::DismissError => self.messages.dismiss(),
             Msg::SetLogFilter(f) => self.log_filter = f,
             Msg::ToggleCompare | Msg::SetCompareMode(_) | Msg::Lesson(_) => {}
         }
-    }
-
-    /// The lesson's buttons: open it, move between steps (each loads its
-    /// preset, position and compare mode; Back on the first step and Next
-    /// on the last stay), or close it leaving everything as it stands.
-    fn lesson_msg(&mut self, msg: LessonMsg) {
-        let step = match (msg, self.lesson) {
-            (LessonMsg::Close, _) => {
-                self.lesson = None;
-                return;
-            }
-            (LessonMsg::Start, _) | (_, None) => LessonStep::FIRST,
-            (LessonMsg::Next, Some(s)) => s.next(),
-            (LessonMsg::Back, Some(s)) => s.back(),
-        };
-        if self.lesson != Some(step) {
-            self.show_lesson_step(step);
-        }
-    }
-
-    /// Loads a lesson step: its preset at its position, compare mode as it
-    /// says (the play speed is kept).
-    fn show_lesson_step(&mut self, step: LessonStep) {
-        let stage = step.stage();
-        let scenario = presets::preset(stage.preset).expect("the lesson's presets exist");
-        let speed = self.speed;
-        *self = Self::with_scenario(scenario, Some(stage.preset.to_string()));
-        self.speed = speed;
-        self.seek_ms(stage.at_ms);
-        if stage.compare {
-            self.compare = Compare::of_state(CompareMode::StaticVsDynamic, self).ok();
-        }
-        self.lesson = Some(step);
     }
 
     /// `Step`: one event, and the `step-info` line saying what it was
@@ -405,7 +336,7 @@ impl AppState {
         if self.step_once() {
             self.step_info = Some(probe.after(&self.world, previous.as_ref()));
         } else {
-            self.notice = Some(ENDED_NOTICE.into());
+            self.messages.set_notice(ENDED_NOTICE);
         }
     }
 
@@ -465,10 +396,10 @@ impl AppState {
                 return;
             }
         }
-        self.notice = Some(if self.is_protocol() {
-            "No change ahead: the group stays as the scenario's requests left it.".into()
+        self.messages.set_notice(if self.is_protocol() {
+            "No change ahead: the group stays as the scenario's requests left it."
         } else {
-            "No change ahead: the group stays as it is until you act.".into()
+            "No change ahead: the group stays as it is until you act."
         });
     }
 
@@ -507,19 +438,6 @@ impl AppState {
         self.record_transition(before);
     }
 
-    /// After the topics changed under the add-partitions form: if its topic
-    /// is gone, the form starts over from the first topic.
-    fn follow_topics(&mut self) {
-        if !self
-            .world
-            .topics()
-            .contains_key(&self.partitions_draft.topic)
-        {
-            self.partitions_draft = PartitionsForm::for_first_topic(self.world.topics());
-            self.partitions_error = None;
-        }
-    }
-
     /// Restarts from t = 0 on `scenario`, keeping what the user set around
     /// the run: the preset's id, the play speed and the forms as typed
     /// (their errors clear, as the banner does).
@@ -535,28 +453,32 @@ impl AppState {
     fn user(&mut self, action: UserAction) {
         if let UserAction::AddConsumer { .. } = action {
             if self.world.clients().len() >= MAX_CONSUMERS {
-                self.error = Some(format!(
+                self.messages.set_error(format!(
                     "A group in GroupScope holds at most {MAX_CONSUMERS} consumers."
                 ));
                 return;
             }
         }
         if let Err(e) = validate_user(&self.world, &action) {
-            self.error = Some(e);
+            self.messages.set_error(e);
             return;
         }
         let at = self.world.steps();
         self.keep_fork();
         // A new branch of history: later recorded actions and checkpoints are
         // void (the fork kept above brings them back on `Undo`).
-        self.user_actions.retain(|(s, _, _)| *s <= at);
+        self.user_actions.retain(|taken| taken.at_step <= at);
         self.checkpoints.retain(|c| c.steps() <= at);
         self.max_steps = at;
         self.seen.cut(&self.world);
         let at_ms = self.world.now_ms();
         let from = self.world.log().len();
         apply_user(&mut self.world, &self.scenario, &action);
-        self.user_actions.push((at, at_ms, action));
+        self.user_actions.push(TakenAction {
+            at_step: at,
+            at_ms,
+            action,
+        });
         self.applied = self.user_actions.len();
         self.run_pending_actions();
         self.narrated = from..self.world.log().len();
@@ -575,45 +497,65 @@ impl AppState {
         }
     }
 
-    /// Takes the settings form as typed; editing the field an error names
-    /// clears that error (beside the field and in the banner).
-    fn edit_settings(&mut self, form: SettingsForm) {
-        if let Some(e) = &self.settings_error {
-            if form.number_text(e.field) != self.settings_draft.number_text(e.field) {
-                self.settings_error = None;
-            }
-        }
-        self.settings_draft = form;
+    /// The preset playing, by id (`None` for an imported scenario).
+    pub fn preset(&self) -> Option<&str> {
+        self.preset.as_deref()
     }
 
-    fn apply_settings(&mut self) {
-        match validate_settings(&self.settings_draft, &self.scenario) {
-            Err(e) => self.settings_error = Some(e),
-            Ok(v) => {
-                let mut s = self.scenario.clone();
-                v.apply_to(&mut s);
-                self.restart_with(s);
-                self.settings = self.settings_draft.clone();
-                self.notice = Some("Settings applied: the scenario restarted from t = 0.".into());
-            }
-        }
+    /// The scenario playing.
+    pub fn scenario(&self) -> &ScenarioFile {
+        &self.scenario
     }
 
-    /// Submits the add-partitions form: the count must be a number and the
-    /// action one the world accepts; otherwise the form keeps its values
-    /// and says why beside them.
-    fn add_partitions(&mut self) {
-        let checked = self
-            .partitions_draft
-            .action()
-            .and_then(|a| validate_user(&self.world, &a).map(|()| a));
-        match checked {
-            Ok(action) => {
-                self.partitions_error = None;
-                self.user(action);
-            }
-            Err(e) => self.partitions_error = Some(e),
-        }
+    /// The user's actions, in the order taken.
+    pub fn user_actions(&self) -> &[TakenAction] {
+        &self.user_actions
+    }
+
+    /// True while play runs (live mode follows the broker instead:
+    /// [`Live::following`]).
+    pub fn is_playing(&self) -> bool {
+        self.playing
+    }
+
+    /// Play speed: virtual ms per real second.
+    pub fn speed(&self) -> u64 {
+        self.speed
+    }
+
+    /// What the page says to the user now.
+    pub fn messages(&self) -> &Messages {
+        &self.messages
+    }
+
+    /// The settings form as typed.
+    pub fn settings_draft(&self) -> &SettingsForm {
+        &self.settings_draft
+    }
+
+    /// The add-partitions form as typed.
+    pub fn partitions_draft(&self) -> &PartitionsForm {
+        &self.partitions_draft
+    }
+
+    /// The event log's filter as typed.
+    pub fn log_filter(&self) -> &str {
+        &self.log_filter
+    }
+
+    /// The most recent state change `(from, to)`, for the diagram's arrow.
+    pub fn last_transition(&self) -> Option<(GroupState, GroupState)> {
+        self.last_transition
+    }
+
+    /// The furthest step reached, for the scrubber's range.
+    pub fn max_steps(&self) -> u64 {
+        self.max_steps
+    }
+
+    /// What the last `Step` ran, until the next message.
+    pub fn step_info(&self) -> Option<&StepInfo> {
+        self.step_info.as_ref()
     }
 
     /// The narration caption: what the last step did and why it matters.
@@ -692,6 +634,7 @@ pub mod compare;
 pub mod crash_report;
 mod fork;
 pub mod format;
+mod forms;
 pub mod lesson;
 #[cfg(test)]
 mod lesson_tests;
@@ -699,6 +642,8 @@ mod live;
 #[cfg(test)]
 mod live_tests;
 pub mod marks;
+pub mod message;
+pub mod mode;
 pub mod narration;
 pub mod partitions;
 mod replay;

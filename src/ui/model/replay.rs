@@ -5,7 +5,7 @@
 
 use crate::scenario::ScenarioFile;
 use crate::sim::World;
-use crate::ui::model::user_action::{apply_user, UserAction};
+use crate::ui::model::user_action::{apply_user, TakenAction};
 use crate::ui::model::{fresh_world, AppState, NEXT_STATE_MAX_STEPS};
 use std::ops::Range;
 
@@ -91,7 +91,7 @@ impl AppState {
     fn applied_before(&self, steps: u64) -> usize {
         self.user_actions
             .iter()
-            .take_while(|(at, _, _)| *at < steps)
+            .take_while(|taken| taken.at_step < steps)
             .count()
     }
 
@@ -114,20 +114,20 @@ impl AppState {
 /// (no event runs, as none was due before it), so the replay is the same
 /// run.
 fn inject_recorded(
-    actions: &[(u64, u64, UserAction)],
+    actions: &[TakenAction],
     scenario: &ScenarioFile,
     world: &mut World,
     applied: &mut usize,
 ) {
-    while let Some((at, at_ms, a)) = actions.get(*applied) {
-        if *at > world.steps() {
+    while let Some(taken) = actions.get(*applied) {
+        if taken.at_step > world.steps() {
             break;
         }
-        if *at == world.steps() {
-            if world.now_ms() < *at_ms {
-                world.run_until(*at_ms, 0);
+        if taken.at_step == world.steps() {
+            if world.now_ms() < taken.at_ms {
+                world.run_until(taken.at_ms, 0);
             }
-            apply_user(world, scenario, a);
+            apply_user(world, scenario, &taken.action);
         }
         *applied += 1;
     }

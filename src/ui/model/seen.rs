@@ -96,15 +96,15 @@ impl AppState {
                 })
             })
             .collect();
-        for (_, at_ms, a) in &self.user_actions {
-            let (kind, who) = match a {
+        for taken in &self.user_actions {
+            let (kind, who) = match &taken.action {
                 UserAction::AddConsumer { .. } => (Some(MarkerKind::Start), String::new()),
                 UserAction::Act(a) => (MarkerKind::of_action(a), action_who(a)),
             };
             if let Some(kind) = kind {
                 markers.push(Marker {
                     kind,
-                    at_ms: *at_ms,
+                    at_ms: taken.at_ms,
                     who,
                 });
             }
@@ -139,7 +139,7 @@ impl AppState {
         let user_end = self
             .user_actions
             .iter()
-            .map(|(_, ms, _)| ms + RUN_AFTER_USER_ACTION_MS)
+            .map(|taken| taken.at_ms + RUN_AFTER_USER_ACTION_MS)
             .max()
             .unwrap_or(0);
         scripted_end

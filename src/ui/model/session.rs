@@ -42,8 +42,8 @@ impl SessionScenario {
 /// `topics` may only name those; listing the new topic from the start
 /// would subscribe the consumers to it from the start and change the run.
 pub fn session_scenario(state: &AppState) -> Result<SessionScenario, String> {
-    let base = &state.scenario;
-    if state.user_actions.is_empty() {
+    let base = state.scenario();
+    if state.user_actions().is_empty() {
         return Ok(SessionScenario {
             file: base.clone(),
             end_moved_at: None,
@@ -60,10 +60,11 @@ pub fn session_scenario(state: &AppState) -> Result<SessionScenario, String> {
     let mut end_moved_at = None;
     let mut consumers = base.consumers.clone().unwrap_or_default();
     let mut added = Vec::new();
-    for (at, at_ms, action) in &state.user_actions {
-        while world.steps() < *at && world.step() {}
-        if world.now_ms() < *at_ms {
-            world.run_until(*at_ms, 0);
+    for taken in state.user_actions() {
+        let (at_ms, action) = (taken.at_ms, &taken.action);
+        while world.steps() < taken.at_step && world.step() {}
+        if world.now_ms() < at_ms {
+            world.run_until(at_ms, 0);
         }
         if world.has_ended() && end_moved_at.is_none() {
             end_moved_at = scripted_end
@@ -73,7 +74,7 @@ pub fn session_scenario(state: &AppState) -> Result<SessionScenario, String> {
         let step = match action {
             UserAction::AddConsumer { is_static } => {
                 let spec: ConsumerSpec = new_consumer(&world, base, *is_static);
-                let start = step_of(*at_ms, &Action::Start(spec.name.clone()));
+                let start = step_of(at_ms, &Action::Start(spec.name.clone()));
                 consumers.push(spec);
                 start
             }
@@ -87,7 +88,7 @@ pub fn session_scenario(state: &AppState) -> Result<SessionScenario, String> {
                         ));
                     }
                 }
-                step_of(*at_ms, a)
+                step_of(at_ms, a)
             }
         };
         added.push(step);
@@ -109,7 +110,7 @@ pub fn session_scenario(state: &AppState) -> Result<SessionScenario, String> {
     actions.extend(added);
     crate::ordered::sort_by_key(&mut actions, |a| a.at_ms);
     if end_moved_at.is_some() {
-        let last = state.user_actions.last().map_or(0, |(_, ms, _)| *ms);
+        let last = state.user_actions().last().map_or(0, |taken| taken.at_ms);
         let end_ms = last.saturating_add(RUN_AFTER_USER_ACTION_MS);
         actions.push(step_of(end_ms, &Action::End));
     }

@@ -64,26 +64,97 @@ pub struct SettingsForm {
     pub range_ordering: MemberOrdering,
 }
 
+/// A field of the settings form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SettingsField {
+    SessionTimeout,
+    HeartbeatInterval,
+    RebalanceTimeout,
+    InitialRebalanceDelay,
+    Latency,
+    Assignor,
+    JoinGroupVersion,
+    RangeOrdering,
+}
+
+impl SettingsField {
+    /// The fields typed as numbers, in the form's order.
+    pub const NUMBERS: [SettingsField; 5] = [
+        SettingsField::SessionTimeout,
+        SettingsField::HeartbeatInterval,
+        SettingsField::RebalanceTimeout,
+        SettingsField::InitialRebalanceDelay,
+        SettingsField::Latency,
+    ];
+
+    /// The field's name on the page: its control's `name`, the
+    /// `data-field` of its error, and in the ids `gs-setting-…` and
+    /// `gs-error-…`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SettingsField::SessionTimeout => "session_timeout_ms",
+            SettingsField::HeartbeatInterval => "heartbeat_interval_ms",
+            SettingsField::RebalanceTimeout => "rebalance_timeout_ms",
+            SettingsField::InitialRebalanceDelay => "initial_rebalance_delay_ms",
+            SettingsField::Latency => "latency_ms",
+            SettingsField::Assignor => "assignor",
+            SettingsField::JoinGroupVersion => "join_version",
+            SettingsField::RangeOrdering => "range_ordering",
+        }
+    }
+
+    /// How an error names the field, with what bounds it (only a number
+    /// can be wrong: a select offers only good choices).
+    fn error_label(self) -> &'static str {
+        match self {
+            SettingsField::SessionTimeout => "session.timeout.ms (the broker allows group.min.session.timeout.ms..group.max.session.timeout.ms)",
+            SettingsField::HeartbeatInterval => "heartbeat.interval.ms (below session.timeout.ms)",
+            SettingsField::RebalanceTimeout => "max.poll.interval.ms (the rebalance timeout)",
+            SettingsField::InitialRebalanceDelay => "group.initial.rebalance.delay.ms",
+            SettingsField::Latency => "Network latency",
+            SettingsField::Assignor
+            | SettingsField::JoinGroupVersion
+            | SettingsField::RangeOrdering => self.name(),
+        }
+    }
+}
+
 impl SettingsForm {
-    /// The text of the number field called `field` (as a [`FieldError`]
-    /// names it); `None` for a choice or an unknown name.
-    pub fn number_text(&self, field: &str) -> Option<&str> {
+    /// The text of a number field; `None` for a choice.
+    pub fn number_text(&self, field: SettingsField) -> Option<&str> {
         let text = match field {
-            "session_timeout_ms" => &self.session_timeout_ms,
-            "heartbeat_interval_ms" => &self.heartbeat_interval_ms,
-            "rebalance_timeout_ms" => &self.rebalance_timeout_ms,
-            "initial_rebalance_delay_ms" => &self.initial_rebalance_delay_ms,
-            "latency_ms" => &self.latency_ms,
-            _ => return None,
+            SettingsField::SessionTimeout => &self.session_timeout_ms,
+            SettingsField::HeartbeatInterval => &self.heartbeat_interval_ms,
+            SettingsField::RebalanceTimeout => &self.rebalance_timeout_ms,
+            SettingsField::InitialRebalanceDelay => &self.initial_rebalance_delay_ms,
+            SettingsField::Latency => &self.latency_ms,
+            SettingsField::Assignor
+            | SettingsField::JoinGroupVersion
+            | SettingsField::RangeOrdering => return None,
         };
         Some(text)
+    }
+
+    /// Sets a number field to `text` as typed (a choice is left as it is).
+    pub fn set_number_text(&mut self, field: SettingsField, text: String) {
+        let slot = match field {
+            SettingsField::SessionTimeout => &mut self.session_timeout_ms,
+            SettingsField::HeartbeatInterval => &mut self.heartbeat_interval_ms,
+            SettingsField::RebalanceTimeout => &mut self.rebalance_timeout_ms,
+            SettingsField::InitialRebalanceDelay => &mut self.initial_rebalance_delay_ms,
+            SettingsField::Latency => &mut self.latency_ms,
+            SettingsField::Assignor
+            | SettingsField::JoinGroupVersion
+            | SettingsField::RangeOrdering => return,
+        };
+        *slot = text;
     }
 }
 
 /// A settings error: which field, and what is allowed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FieldError {
-    pub field: &'static str,
+    pub field: SettingsField,
     pub message: String,
 }
 
@@ -157,40 +228,13 @@ pub fn settings_of(s: &ScenarioFile) -> SettingsForm {
     }
 }
 
-/// A number field: the form field it checks and how an error names it.
-struct Field {
-    name: &'static str,
-    label: &'static str,
-}
-
-const SESSION: Field = Field {
-    name: "session_timeout_ms",
-    label: "session.timeout.ms (the broker allows group.min.session.timeout.ms..group.max.session.timeout.ms)",
-};
-const HEARTBEAT: Field = Field {
-    name: "heartbeat_interval_ms",
-    label: "heartbeat.interval.ms (below session.timeout.ms)",
-};
-const REBALANCE: Field = Field {
-    name: "rebalance_timeout_ms",
-    label: "max.poll.interval.ms (the rebalance timeout)",
-};
-const DELAY: Field = Field {
-    name: "initial_rebalance_delay_ms",
-    label: "group.initial.rebalance.delay.ms",
-};
-const LATENCY: Field = Field {
-    name: "latency_ms",
-    label: "Network latency",
-};
-
 /// A whole number of ms in `min..=max`, or an error naming the field.
-fn number(field: &Field, text: &str, min: u64, max: u64) -> Result<u64, FieldError> {
+fn number(field: SettingsField, text: &str, min: u64, max: u64) -> Result<u64, FieldError> {
     let err = || FieldError {
-        field: field.name,
+        field,
         message: format!(
             "{} must be a whole number of ms from {min} to {max}.",
-            field.label
+            field.error_label()
         ),
     };
     let n: u64 = text.trim().parse().map_err(|_| err())?;
@@ -204,14 +248,30 @@ fn number(field: &Field, text: &str, min: u64, max: u64) -> Result<u64, FieldErr
 pub fn validate_settings(f: &SettingsForm, s: &ScenarioFile) -> Result<Settings, FieldError> {
     let c = &s.config;
     let (min_session, max_session) = (c.min_session_timeout_ms, c.max_session_timeout_ms);
-    let session = number(&SESSION, &f.session_timeout_ms, min_session, max_session)?;
+    use SettingsField::*;
+    let session = number(
+        SessionTimeout,
+        &f.session_timeout_ms,
+        min_session,
+        max_session,
+    )?;
     let below_session = session.saturating_sub(1).max(1);
     Ok(Settings {
         session_timeout_ms: session,
-        heartbeat_interval_ms: number(&HEARTBEAT, &f.heartbeat_interval_ms, 1, below_session)?,
-        rebalance_timeout_ms: number(&REBALANCE, &f.rebalance_timeout_ms, 1, 3_600_000)?,
-        initial_rebalance_delay_ms: number(&DELAY, &f.initial_rebalance_delay_ms, 0, 300_000)?,
-        latency_ms: number(&LATENCY, &f.latency_ms, 0, 10_000)?,
+        heartbeat_interval_ms: number(
+            HeartbeatInterval,
+            &f.heartbeat_interval_ms,
+            1,
+            below_session,
+        )?,
+        rebalance_timeout_ms: number(RebalanceTimeout, &f.rebalance_timeout_ms, 1, 3_600_000)?,
+        initial_rebalance_delay_ms: number(
+            InitialRebalanceDelay,
+            &f.initial_rebalance_delay_ms,
+            0,
+            300_000,
+        )?,
+        latency_ms: number(Latency, &f.latency_ms, 0, 10_000)?,
         assignor: f.assignor,
         join_version: f.join_version,
         range_ordering: f.range_ordering,

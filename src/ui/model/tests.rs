@@ -20,19 +20,19 @@ fn run(mut s: AppState, msgs: impl IntoIterator<Item = Msg>) -> AppState {
 #[test]
 fn the_default_page_opens_the_stateful_restart_at_zero() {
     let s = AppState::new(None);
-    assert_eq!(s.preset.as_deref(), Some("stateful-restart"));
+    assert_eq!(s.preset(), Some("stateful-restart"));
     assert_eq!(
         (s.world.now_ms(), s.world.steps(), s.playing),
         (0, 0, false)
     );
-    assert!(s.error.is_none());
+    assert_eq!(s.messages(), &Messages::default());
 }
 
 #[test]
 fn an_unknown_preset_opens_the_default_and_says_so() {
     let s = AppState::new(Some("nope"));
-    assert_eq!(s.preset.as_deref(), Some("stateful-restart"));
-    assert!(s.error.as_deref().unwrap().contains("nope"));
+    assert_eq!(s.preset(), Some("stateful-restart"));
+    assert!(s.messages().error().unwrap().contains("nope"));
 }
 
 #[test]
@@ -87,7 +87,7 @@ fn the_whole_kip345_preset_plays_to_its_end_without_a_rebalance_after_the_first(
     assert_eq!(s.world.generation(), 1);
     assert!(!s.playing, "play stops at the end");
     let s = s.reduce(Msg::Step);
-    assert_eq!(s.notice.as_deref(), Some(ENDED_NOTICE));
+    assert_eq!(s.messages().notice(), Some(ENDED_NOTICE));
 }
 
 #[test]
@@ -139,8 +139,8 @@ fn bad_settings_are_rejected_in_place_naming_the_field_and_nothing_changes() {
     let mut form = s.settings.clone();
     form.session_timeout_ms = "100".into();
     let s = s.reduce(Msg::EditSettings(form)).reduce(Msg::ApplySettings);
-    let e = s.settings_error.clone().unwrap();
-    assert_eq!(e.field, "session_timeout_ms");
+    let e = s.messages().settings_error().unwrap();
+    assert_eq!(e.field, SettingsField::SessionTimeout);
     assert!(
         e.message.contains("6000") && e.message.contains("1800000"),
         "{}",
@@ -163,7 +163,7 @@ fn good_settings_restart_the_scenario_with_the_new_values() {
         .reduce(Msg::Step)
         .reduce(Msg::EditSettings(form.clone()))
         .reduce(Msg::ApplySettings);
-    assert!(s.settings_error.is_none());
+    assert_eq!(s.messages().settings_error(), None);
     assert_eq!((&s.settings, &s.settings_draft), (&form, &form));
     assert_eq!(s.world.steps(), 0);
     assert!(s
@@ -182,7 +182,7 @@ fn good_settings_restart_the_scenario_with_the_new_values() {
 fn removing_a_dynamic_consumer_by_instance_id_is_refused_with_a_reason() {
     let s = app().reduce(Msg::User(UserAction::AddConsumer { is_static: false }));
     let s = s.reduce(Msg::User(UserAction::remove(vec!["D".into()])));
-    assert!(s.error.as_deref().unwrap().contains("dynamic"));
+    assert!(s.messages().error().unwrap().contains("dynamic"));
 }
 
 #[test]
@@ -314,40 +314,57 @@ fn editing_the_settings_changes_only_the_draft_until_it_is_applied() {
         "the values in force are unchanged"
     );
     assert_eq!(s.world.clients()[0].config.session_timeout_ms, 30_000);
-    assert!(s.settings_error.is_none());
+    assert_eq!(s.messages().settings_error(), None);
 }
 
 #[test]
 fn a_bad_setting_keeps_its_draft_and_names_the_field_until_that_field_is_edited() {
     let s = edit_settings(app(), |f| f.heartbeat_interval_ms = "abc".into());
     let s = s.reduce(Msg::ApplySettings);
-    let e = s.settings_error.clone().expect("refused");
-    assert_eq!(e.field, "heartbeat_interval_ms");
+    let e = s.messages().settings_error().expect("refused");
+    assert_eq!(e.field, SettingsField::HeartbeatInterval);
     assert_eq!(
         e.message,
         "heartbeat.interval.ms (below session.timeout.ms) must be a whole number of ms from 1 to 29999."
     );
     assert_eq!(s.settings_draft.heartbeat_interval_ms, "abc");
-    assert!(s.error.is_none(), "the error lives beside its field only");
+    assert_eq!(s.messages().banner(), [e.message.as_str()]);
+    assert!(
+        !s.messages().dismissable(),
+        "it stays until its field is edited"
+    );
+    assert_eq!(
+        s.messages().error(),
+        None,
+        "the error lives beside its field only"
+    );
     let s = edit_settings(s, |f| f.latency_ms = "5".into());
-    assert_eq!(s.settings_error, Some(e), "another field leaves the error");
+    assert_eq!(
+        s.messages().settings_error(),
+        Some(e),
+        "another field leaves the error"
+    );
     let s = edit_settings(s, |f| f.heartbeat_interval_ms = "3000".into());
-    assert!(s.settings_error.is_none(), "editing the field clears it");
+    assert_eq!(
+        s.messages().settings_error(),
+        None,
+        "editing the field clears it"
+    );
 }
 
 #[test]
 fn a_good_setting_after_a_bad_one_applies_and_clears_the_error() {
     let s = edit_settings(app(), |f| f.session_timeout_ms = "100".into());
     let s = s.reduce(Msg::ApplySettings);
-    assert!(s.settings_error.is_some());
+    assert!(s.messages().settings_error().is_some());
     let s = edit_settings(s, |f| f.session_timeout_ms = "12000".into());
     let s = s.reduce(Msg::Step).reduce(Msg::ApplySettings);
-    assert!(s.settings_error.is_none());
+    assert_eq!(s.messages().settings_error(), None);
     assert_eq!(s.settings.session_timeout_ms, "12000");
     assert_eq!(s.world.steps(), 0, "restarted from t = 0");
     assert_eq!(s.world.clients()[0].config.session_timeout_ms, 12_000);
     assert_eq!(
-        s.notice.as_deref(),
+        s.messages().notice(),
         Some("Settings applied: the scenario restarted from t = 0.")
     );
 }
@@ -362,7 +379,7 @@ fn the_partitions_form_opens_on_the_first_topic_with_one_partition_more() {
             partitions: "10".into()
         }
     );
-    assert!(s.partitions_error.is_none());
+    assert_eq!(s.messages().partitions_error(), None);
 }
 
 #[test]
@@ -371,14 +388,18 @@ fn too_few_partitions_keep_the_draft_and_say_why_until_a_field_is_edited() {
     let steps = s.world.steps();
     let s = s.reduce(Msg::AddPartitions);
     assert_eq!(
-        s.partitions_error.as_deref(),
+        s.messages().partitions_error(),
         Some("Partitions of t: between 10 and 1000 (Kafka can only add partitions).")
     );
     assert_eq!(s.partitions_draft.partitions, "6");
     assert_eq!(s.world.topics()["t"], 9);
     assert_eq!(s.world.steps(), steps, "the run is untouched");
     let s = s.reduce(edit_partitions("t", "1"));
-    assert!(s.partitions_error.is_none(), "editing clears the error");
+    assert_eq!(
+        s.messages().partitions_error(),
+        None,
+        "editing clears the error"
+    );
 }
 
 #[test]
@@ -387,7 +408,7 @@ fn a_partition_count_that_is_not_a_number_names_the_topic() {
         .reduce(edit_partitions("t", "many"))
         .reduce(Msg::AddPartitions);
     assert_eq!(
-        s.partitions_error.as_deref(),
+        s.messages().partitions_error(),
         Some("Partitions of t: a whole number of partitions, up to 1000.")
     );
 }
@@ -397,11 +418,11 @@ fn good_partitions_are_added_and_clear_the_error() {
     let s = app()
         .reduce(edit_partitions("t", "6"))
         .reduce(Msg::AddPartitions);
-    assert!(s.partitions_error.is_some());
+    assert!(s.messages().partitions_error().is_some());
     let s = s
         .reduce(edit_partitions("t", "12"))
         .reduce(Msg::AddPartitions);
-    assert!(s.partitions_error.is_none());
+    assert_eq!(s.messages().partitions_error(), None);
     assert_eq!(s.world.topics()["t"], 12);
     assert_eq!(
         s.partitions_draft.partitions, "12",
@@ -414,10 +435,18 @@ fn dismissing_the_banner_clears_a_partitions_error_but_not_a_bad_setting() {
     let s = edit_settings(app(), |f| f.latency_ms = "-1".into())
         .reduce(Msg::ApplySettings)
         .reduce(edit_partitions("t", "6"))
-        .reduce(Msg::AddPartitions)
-        .reduce(Msg::DismissError);
-    assert!(s.partitions_error.is_none());
-    assert_eq!(s.settings_error.map(|e| e.field), Some("latency_ms"));
+        .reduce(Msg::AddPartitions);
+    let setting = s.messages().settings_error().unwrap().message;
+    let partitions = s.messages().partitions_error().unwrap().to_string();
+    assert_eq!(s.messages().banner(), [setting.as_str(), &partitions]);
+    assert!(s.messages().dismissable());
+    let s = s.reduce(Msg::DismissError);
+    assert_eq!(s.messages().partitions_error(), None);
+    assert_eq!(
+        s.messages().settings_error().map(|e| e.field),
+        Some(SettingsField::Latency)
+    );
+    assert_eq!(s.messages().banner(), [setting.as_str()]);
 }
 
 #[test]
@@ -427,7 +456,7 @@ fn reset_keeps_the_forms_as_typed_and_clears_their_errors() {
         .reduce(edit_partitions("t", "6"))
         .reduce(Msg::AddPartitions)
         .reduce(Msg::Reset);
-    assert_eq!((s.settings_error, s.partitions_error), (None, None));
+    assert_eq!(s.messages(), &Messages::default());
     assert_eq!(s.settings_draft.latency_ms, "-1");
     assert_eq!(s.partitions_draft.partitions, "6");
 }
@@ -610,7 +639,7 @@ fn stepping_forward_after_stepping_back_past_a_user_action_takes_it_again() {
 }
 
 fn forward_crash_ms(s: &AppState) -> u64 {
-    s.user_actions[0].1
+    s.user_actions()[0].at_ms
 }
 
 #[test]
@@ -620,7 +649,7 @@ fn an_action_at_the_live_edge_cuts_nothing_and_offers_no_undo() {
     assert_eq!(s.fork_notice(), None);
     let s = s.reduce(Msg::Undo);
     assert_eq!(
-        s.notice.as_deref(),
+        s.messages().notice(),
         Some("Nothing to undo: no action has cut later events.")
     );
     assert_eq!(s.world.clients()[1].state, crate::sim::ClientState::Down);
@@ -656,8 +685,8 @@ fn acting_at_a_past_point_keeps_the_cut_future_and_undo_brings_it_back() {
     assert_eq!(undone.max_steps, end_steps);
     assert_eq!(undone.fork_notice(), None);
     assert!(undone
-        .notice
-        .as_deref()
+        .messages()
+        .notice()
         .unwrap()
         .starts_with("Undone: back at"));
     assert_eq!(undone.run_timeline().reached_ms, 40_000);
@@ -681,6 +710,6 @@ fn two_forks_undo_one_at_a_time() {
     );
     let s = s.reduce(Msg::Undo);
     assert_eq!(s.world.steps(), 40);
-    assert!(s.user_actions.is_empty());
+    assert!(s.user_actions().is_empty());
     assert_eq!(s.fork_notice(), None);
 }

@@ -60,6 +60,18 @@ impl UserAction {
     }
 }
 
+/// A user action as the run took it, recorded for replay.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TakenAction {
+    /// Events the world had run when it was taken: a replay injects it
+    /// once its world has run as many.
+    pub at_step: u64,
+    /// The virtual time then, in ms: an action taken while playing fell
+    /// between two events, so a replay first brings its world to this time.
+    pub at_ms: u64,
+    pub action: UserAction,
+}
+
 /// Whether `action` can run in `world` now; the error says why not.
 pub fn validate_user(world: &World, action: &UserAction) -> Result<(), String> {
     let UserAction::Act(action) = action else {

@@ -6,15 +6,16 @@
 //! with the scenario's own restart among it, then runs that narrow each
 //! crossing ([`next_duration`]). The sentence under the chart names each
 //! crossing (`data-testid="break-even-point"`, `data-ms`) from the same
-//! points the chart plots. A `Processing per batch` select re-runs the
-//! sweep with every consumer's batch time set (the second parameter:
-//! [`with_processing`]).
+//! points the chart plots. The `Processing per batch` and `State to
+//! restore per moved partition` selects re-run the sweep with every
+//! consumer's batch or restore time set (the second parameters:
+//! [`Parameter`], applied by [`swept`]).
 
-use crate::scenario::model::{ProcessingSpec, ScenarioFile};
-use crate::scenario::sweep::{break_even, with_processing, with_restore, SweepPoint};
+use crate::scenario::model::ScenarioFile;
+use crate::scenario::sweep::{break_even, SweepPoint};
 use crate::ui::model::break_even::{
-    chart, durations, insert_points, next_duration, summary, Chart, Piece, BOTTOM, HEIGHT, LEFT,
-    MAX_WIDTH, RIGHT, TOP,
+    chart, durations, insert_points, next_duration, summary, swept, Chart, Choice, Parameter,
+    Piece, BOTTOM, HEIGHT, LEFT, MAX_WIDTH, RIGHT, TOP,
 };
 use crate::ui::model::format::{fixed, num};
 use crate::ui::view::element_width::use_element_width;
@@ -33,71 +34,23 @@ pub struct BreakEvenProps {
     pub open: bool,
 }
 
-/// A parameter's choices: value, label, ms (`None`: the scenario's own).
-type Choices = [(&'static str, &'static str, Option<u64>); 5];
-
-/// The processing times the select offers.
-const PROCESSING: Choices = [
-    ("scenario", "as the scenario", None),
-    ("0", "instant", Some(0)),
-    ("1000", "1 s", Some(1_000)),
-    ("5000", "5 s", Some(5_000)),
-    ("20000", "20 s", Some(20_000)),
-];
-
-/// The state restore times the select offers (per partition new to a
-/// consumer: a Kafka Streams task rebuilding its store, a cache warming).
-const RESTORE: Choices = [
-    ("scenario", "as the scenario", None),
-    ("0", "none (stateless)", Some(0)),
-    ("5000", "5 s", Some(5_000)),
-    ("30000", "30 s", Some(30_000)),
-    ("120000", "2 min", Some(120_000)),
-];
-
-/// The ms a choice stands for (`None`: the scenario's own; `Some(None)`: none).
-fn chosen(choices: &Choices, value: &str) -> Option<Option<ProcessingSpec>> {
-    let ms = choices.iter().find(|p| p.0 == value).and_then(|p| p.2)?;
-    Some((ms > 0).then_some(ProcessingSpec::Fixed(ms)))
-}
-
-/// The scenario swept with the processing and restore choices applied.
-fn swept(scenario: &ScenarioFile, (processing, restore): (&str, &str)) -> ScenarioFile {
-    let mut f = scenario.clone();
-    if let Some(p) = chosen(&PROCESSING, processing) {
-        f = with_processing(&f, p);
-    }
-    if let Some(r) = chosen(&RESTORE, restore) {
-        f = with_restore(&f, r);
-    }
-    f
-}
-
-/// A select of `choices` named `label`.
-fn parameter_select(
-    label: &'static str,
-    choices: &'static Choices,
-    choice: &UseStateHandle<&'static str>,
-) -> Html {
+/// The select of `parameter`'s choices.
+fn parameter_select(parameter: Parameter, choice: &UseStateHandle<Choice>) -> Html {
     let onchange = {
         let choice = choice.clone();
         Callback::from(move |e: Event| {
             let v = e
                 .target_unchecked_into::<web_sys::HtmlSelectElement>()
                 .value();
-            let picked = choices
-                .iter()
-                .find(|p| p.0 == v)
-                .map_or("scenario", |p| p.0);
-            choice.set(picked);
+            choice.set(parameter.choice_of(&v));
         })
     };
     html! {
         <label class="be-processing">
-            { label }
+            { parameter.label() }
             <select {onchange}>
-                { for choices.iter().map(|(value, label, _)| html! {
-                    <option value={*value} selected={**choice == *value}>{ *label }</option>
+                { for parameter.choices().into_iter().map(|(value, label)| html! {
+                    <option value={value.value()} selected={**choice == value}>{ label }</option>
                 }) }
             </select>
         </label>
@@ -108,11 +61,11 @@ fn parameter_select(
 #[component]
 pub fn BreakEven(props: &BreakEvenProps) -> Html {
     let open = use_state(|| false);
-    let choice = use_state(|| "scenario");
-    let restore = use_state(|| "scenario");
+    let choice = use_state(Choice::default);
+    let restore = use_state(Choice::default);
     let scenario: Rc<ScenarioFile> = {
         let scenario = props.scenario.clone();
-        use_memo((scenario, *choice, *restore), |(s, c, r)| swept(s, (c, r)))
+        use_memo((scenario, *choice, *restore), |(s, c, r)| swept(s, *c, *r))
     };
     // The points and the error of the scenario they were run for: a new
     // scenario (or choice) starts again from none, in the same render.
@@ -181,7 +134,7 @@ pub fn BreakEven(props: &BreakEvenProps) -> Html {
 /// key, and the progress or the summary. `(grid, done)`: how many evenly
 /// spread durations there are, and whether the runs are over.
 fn body(
-    (choice, restore): (&UseStateHandle<&'static str>, &UseStateHandle<&'static str>),
+    (choice, restore): (&UseStateHandle<Choice>, &UseStateHandle<Choice>),
     error: Option<&str>,
     drawn: &Chart,
     points: &[SweepPoint],
@@ -197,8 +150,8 @@ fn body(
     html! {
         <div class="be-body">
             <div class="be-parameters">
-                { parameter_select("Processing per batch", &PROCESSING, choice) }
-                { parameter_select("State to restore per moved partition", &RESTORE, restore) }
+                { parameter_select(Parameter::Processing, choice) }
+                { parameter_select(Parameter::Restore, restore) }
             </div>
             if let Some(e) = error {
                 <p class="field-error">{ e.to_string() }</p>

@@ -304,7 +304,7 @@ pub struct CompareViews {
 
 impl CompareViews {
     pub fn of(s: &AppState) -> Option<Self> {
-        let c = s.compare.as_ref()?;
+        let c = s.compare()?;
         Some(CompareViews {
             mode: c.mode,
             panes: c

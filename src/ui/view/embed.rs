@@ -76,7 +76,7 @@ pub fn OpenFullView(props: &OpenFullViewProps) -> Html {
     // The session's scenario replays the user's actions: made once per
     // change of them, not on every step.
     let session = use_memo(
-        (state.scenario.clone(), state.user_actions.clone()),
+        (state.scenario().clone(), state.user_actions().to_vec()),
         |(_, _)| session_scenario(&props.store.state()).ok(),
     );
     let href = match &*session {

@@ -95,7 +95,7 @@ impl PageUrl {
                 let mut state = AppState::new(self.scenario.as_deref());
                 state.update(Msg::ShowError(format!(
                     "This link (#s=…) cannot be opened: {e}. Showing {} instead.",
-                    state.preset.as_deref().unwrap_or(presets::DEFAULT_PRESET)
+                    state.preset().unwrap_or(presets::DEFAULT_PRESET)
                 )));
                 state
             }
@@ -104,7 +104,7 @@ impl PageUrl {
         if let Some(speed) = self.speed {
             state.update(Msg::SetSpeed(speed));
         }
-        if self.autoplay && !state.playing {
+        if self.autoplay && !state.is_playing() {
             state.update(Msg::TogglePlay);
         }
         state

@@ -62,7 +62,7 @@ impl Reducible for Store {
 
     fn reduce(self: Rc<Self>, msg: Msg) -> Rc<Self> {
         // A tick while paused changes nothing: same Rc, so no re-render.
-        if matches!(msg, Msg::Tick { .. }) && !self.inner.borrow().playing {
+        if matches!(msg, Msg::Tick { .. }) && !self.inner.borrow().is_playing() {
             return self;
         }
         self.inner.borrow_mut().update(msg);

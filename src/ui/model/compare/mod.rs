@@ -24,7 +24,8 @@ use crate::scenario::sweep::{whole_run, with_membership, Outcome};
 use crate::scenario::{ScenarioError, ScenarioFile};
 use crate::sim::World;
 use crate::ui::model::session::session_scenario;
-use crate::ui::model::{AppState, UserAction};
+use crate::ui::model::user_action::TakenAction;
+use crate::ui::model::AppState;
 use std::collections::BTreeSet;
 
 /// Events a pane runs at most to follow one move of the clock.
@@ -154,7 +155,7 @@ pub fn restoring(world: &World) -> u32 {
         .clients()
         .iter()
         .filter(|c| c.state.is_running())
-        .map(|c| c.restoring.len() as u32)
+        .map(|c| c.poll.restoring.len() as u32)
         .sum()
 }
 
@@ -177,7 +178,7 @@ pub struct Compare {
     /// The setting that differs between the panes.
     pub mode: CompareMode,
     /// The main view's user actions the panes mirror.
-    mirrored: Vec<(u64, u64, UserAction)>,
+    mirrored: Vec<TakenAction>,
     pub panes: [Pane; 2],
 }
 
@@ -498,7 +499,7 @@ pub fn step_points(samples: &[(u64, u32)], max: usize) -> Vec<(u64, u32)> {
 mod tests {
     use super::*;
     use crate::scenario::presets::preset;
-    use crate::ui::model::Msg;
+    use crate::ui::model::{Mode, Msg, UserAction};
 
     fn single(file: &ScenarioFile, now_ms: u64) -> World {
         let mut w = world_of(file, file.seed).unwrap();
@@ -539,7 +540,7 @@ mod tests {
         s.update(Msg::Tick { real_ms: 0 });
         let now = s.world.now_ms();
         assert!(now > 90_000, "{now}");
-        let c = s.compare.as_ref().expect("compare is on");
+        let c = s.compare().expect("compare is on");
         let base = preset("rolling-restart-static").unwrap();
         for (pane, is_static) in c.panes.iter().zip([true, false]) {
             let twin = single(&with_membership(&base, is_static), now);
@@ -581,7 +582,7 @@ mod tests {
                 n += 1;
             }
             assert!(s.world.has_ended(), "{id}: the story ends");
-            let c = s.compare.as_ref().unwrap();
+            let c = s.compare().unwrap();
             for p in &c.panes {
                 assert_eq!(
                     Outcome::of(&p.world),
@@ -605,7 +606,7 @@ mod tests {
         let earlier = s.world.now_ms();
         assert!(earlier < later);
         let base = preset("kip345-restart").unwrap();
-        let c = s.compare.as_ref().unwrap();
+        let c = s.compare().unwrap();
         for (pane, is_static) in c.panes.iter().zip([true, false]) {
             assert_eq!(pane.world.now_ms(), earlier);
             let twin = single(&with_membership(&base, is_static), earlier);
@@ -613,10 +614,10 @@ mod tests {
             assert!(pane.samples.iter().all(|&(t, _)| t <= earlier));
         }
         s.update(Msg::Reset);
-        let c = s.compare.as_ref().unwrap();
+        let c = s.compare().unwrap();
         assert!(c.panes.iter().all(|p| p.world.now_ms() == 0));
         s.update(Msg::ToggleCompare);
-        assert!(s.compare.is_none());
+        assert!(s.compare().is_none());
     }
 
     #[test]
@@ -640,7 +641,7 @@ mod tests {
     /// Each pane equals a single-group run, at the main view's clock, of
     /// its twin of the session's scenario (the user's actions scripted in).
     fn assert_panes_are_single_runs_of_the_twins(s: &AppState) {
-        let c = s.compare.as_ref().expect("compare is on");
+        let c = s.compare().expect("compare is on");
         let session = session_scenario(s).unwrap().file;
         let now = s.world.now_ms();
         for (side, pane) in c.panes.iter().enumerate() {
@@ -672,7 +673,7 @@ mod tests {
         );
         run(&mut s, std::iter::repeat_n(Msg::NextState, 12));
         assert_panes_are_single_runs_of_the_twins(&s);
-        let c = s.compare.as_ref().unwrap();
+        let c = s.compare().unwrap();
         let base = preset("kip345-restart").unwrap();
         for (side, pane) in c.panes.iter().enumerate() {
             // B crashed in the pane at the main view's time; D was added,
@@ -714,7 +715,7 @@ mod tests {
             run(&mut s, std::iter::repeat_n(Msg::NextState, 8));
             run(&mut s, [Msg::User(UserAction::restart("A".into()))]);
             run(&mut s, std::iter::repeat_n(Msg::NextState, 8));
-            assert_eq!(s.compare.as_ref().unwrap().mode, mode);
+            assert_eq!(s.compare().unwrap().mode, mode);
             assert_panes_are_single_runs_of_the_twins(&s);
         }
         let pick = |m, side| twin(m, &base, side).consumers.unwrap()[0].clone();
@@ -753,7 +754,7 @@ mod tests {
             ],
         );
         s.update(Msg::SeekMs(200_000));
-        let c = s.compare.as_ref().unwrap();
+        let c = s.compare().unwrap();
         let (eager, coop) = (
             Outcome::of(&c.panes[0].world),
             Outcome::of(&c.panes[1].world),
@@ -779,14 +780,13 @@ mod tests {
         let main = session_scenario(&s).unwrap().file;
         let mut s = AppState::with_scenario(main.clone(), None);
         run(&mut s, std::iter::repeat_n(Msg::Step, 30));
-        s.compare = Some(
-            Compare::reopened(CompareMode::StaticVsDynamic, &base, &main, s.world.now_ms())
-                .unwrap(),
-        );
+        let reopened =
+            Compare::reopened(CompareMode::StaticVsDynamic, &base, &main, s.world.now_ms());
+        s.mode = Mode::Compare(Box::new(reopened.unwrap()));
         run(&mut s, [Msg::User(UserAction::restart("D".into()))]);
         run(&mut s, [Msg::User(UserAction::crash("A".into()))]);
         run(&mut s, std::iter::repeat_n(Msg::Step, 10));
-        let c = s.compare.as_ref().unwrap();
+        let c = s.compare().unwrap();
         for p in &c.panes {
             assert_eq!(p.notes.len(), 1, "{:?}", p.notes);
             assert!(p.notes[0].contains("no consumer D"), "{:?}", p.notes);

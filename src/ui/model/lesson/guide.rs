@@ -128,7 +128,7 @@ fn as_preset(state: &AppState) -> Option<&str> {
 /// The guidance line for `state`, whose world `snap` shows. `verdict`:
 /// compare mode's sentence on this story's twins, when the page has it.
 pub fn hint(state: &AppState, snap: &Snapshot, verdict: Option<&str>) -> String {
-    if state.live.is_some() {
+    if state.is_live() {
         return LIVE_HINT.to_string();
     }
     if state.is_protocol() {

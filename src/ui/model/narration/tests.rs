@@ -1,5 +1,8 @@
-//! Native tests of the narration caption, on the presets' runs.
+//! Native tests of the narration caption, on the presets' runs: the
+//! narrator's sentences ([`crate::narrate::caption`]) for the steps the app
+//! shows.
 
+use crate::sim::{ClientAction, WorldEvent};
 use crate::ui::model::narration::*;
 use crate::ui::model::{AppState, Msg, UserAction};
 

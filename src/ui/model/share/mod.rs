@@ -187,7 +187,7 @@ pub fn share_state_of(state: &AppState, session: &SessionScenario) -> ShareState
         .preset
         .as_ref()
         .filter(|id| presets::preset(id).as_ref() == Some(&session.file));
-    let compare = state.compare.as_ref();
+    let compare = state.compare();
     ShareState {
         scenario: match preset {
             Some(id) => SharedScenario::Preset(id.clone()),
@@ -252,10 +252,10 @@ pub fn open_link(link: &str) -> Result<AppState, String> {
         let mode = shared.compare.unwrap_or_default();
         let compare = Compare::reopened(mode, &base, &state.scenario, state.world.now_ms())
             .map_err(|e| format!("compare mode: {e}"))?;
-        state.compare = Some(compare);
+        state.mode.put_compare(Box::new(compare));
         state.compare_mode = mode;
     }
-    state.notice = None;
+    state.messages.clear_notice();
     Ok(state)
 }
 

@@ -294,7 +294,7 @@ fn a_link_made_before_compare_mode_was_carried_opens_as_it_did() {
     let s = run(s, steps(12));
     let back = open_link(LINK_BEFORE_COMPARE).unwrap();
     assert_eq!(seen(&back), seen(&s));
-    assert!(back.compare.is_none());
+    assert!(back.compare().is_none());
     // The same session writes the very same link while compare is off.
     assert_eq!(share_fragment(&s).unwrap(), LINK_BEFORE_COMPARE);
 }
@@ -302,7 +302,7 @@ fn a_link_made_before_compare_mode_was_carried_opens_as_it_did() {
 /// What each compare pane shows: its world as the page draws it, and the
 /// diff strip's numbers.
 fn panes(s: &AppState) -> Vec<(&'static str, Snapshot, crate::scenario::sweep::Outcome)> {
-    let c = s.compare.as_ref().expect("compare mode is on");
+    let c = s.compare().expect("compare mode is on");
     c.panes
         .iter()
         .map(|p| {
@@ -335,7 +335,7 @@ fn a_link_made_with_compare_on_reopens_it_with_the_same_panes() {
     let off = run(s, [Msg::ToggleCompare]);
     let link = share_fragment(&off).unwrap();
     assert_eq!(decode(&link).unwrap().compare, None);
-    assert!(open_link(&link).unwrap().compare.is_none());
+    assert!(open_link(&link).unwrap().compare().is_none());
 }
 
 #[test]
@@ -355,7 +355,7 @@ fn the_panes_of_a_session_with_user_actions_reopen_with_them_mirrored() {
     assert_eq!(seen(&back), seen(&s));
     assert_eq!(panes(&back), panes(&s));
     // The added consumer D is in both panes.
-    let c = back.compare.as_ref().unwrap();
+    let c = back.compare().unwrap();
     assert!(c.panes.iter().all(|p| p.world.client_index("D").is_some()));
     let (s, back) = (run(s, steps(25)), run(back, steps(25)));
     assert_eq!(panes(&back), panes(&s));
@@ -373,7 +373,7 @@ fn a_link_keeps_the_compare_difference() {
     let shared = share_state(&s).unwrap();
     assert_eq!(shared.compare, Some(CompareMode::EagerVsCooperative));
     let back = open_link(&share_fragment(&s).unwrap()).unwrap();
-    assert_eq!(back.compare_mode, CompareMode::EagerVsCooperative);
+    assert_eq!(back.compare_mode(), CompareMode::EagerVsCooperative);
     assert_eq!(panes(&back), panes(&s));
     assert_eq!(panes(&back)[0].0, "eager");
 }

@@ -22,7 +22,7 @@ pub fn embed_page(page: &PageViews, on_msg: &Callback<Msg>, store: &Store, contr
     let title = match chrome.preset.as_deref() {
         Some(id) => preset_title(id).to_string(),
         None => {
-            let name = store.state().scenario.name.clone();
+            let name = store.state().scenario().name.clone();
             if name.is_empty() {
                 "Custom scenario".into()
             } else {

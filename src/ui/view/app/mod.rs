@@ -107,7 +107,7 @@ fn full_page(page: &PageViews, on_msg: &Callback<Msg>, store: &Store) -> Html {
                     { group_panel(page, false) }
                     // A protocol scenario's settings and topics are its requests'.
                     if !chrome.protocol {
-                        <Settings draft={chrome.settings_draft.clone()} error={chrome.settings_error.clone()}
+                        <Settings draft={chrome.settings_draft.clone()} error={chrome.messages.settings_error()}
                                   on_msg={on_msg.clone()} />
                     }
                 </div>
@@ -155,7 +155,8 @@ fn topics_panel(chrome: &page_views::Chrome, on_msg: &Callback<Msg>) -> Html {
             </header>
             <div class="panel-body">
                 <AddPartitions topics={Rc::clone(&chrome.topics)} draft={chrome.partitions_draft.clone()}
-                               error={chrome.partitions_error.clone()} on_msg={on_msg.clone()} />
+                               error={chrome.messages.partitions_error().map(String::from)}
+                               on_msg={on_msg.clone()} />
             </div>
         </div>
     }
@@ -219,9 +220,7 @@ fn status_line(page: &PageViews, on_msg: &Callback<Msg>, buttons: bool) -> Html 
         <ForkNotice text={chrome.fork_notice.clone()} on_msg={on_msg.clone()} />
         <div class="guide-row">
             <StatusLine hint={page.hint.clone()} story_over={over}
-                        notice={chrome.notice.clone()}
-                        error={chrome.error.clone()} settings_error={chrome.settings_error.clone()}
-                        partitions_error={chrome.partitions_error.clone()} on_msg={on_msg.clone()} />
+                        messages={chrome.messages.clone()} on_msg={on_msg.clone()} />
             if buttons {
                 { mode_buttons(page, on_msg, false) }
             }

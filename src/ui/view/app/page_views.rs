@@ -11,7 +11,7 @@ use crate::sim::Snapshot;
 use crate::ui::model::lesson::LessonStep;
 use crate::ui::model::step_info::STEP_INFO_IDLE;
 use crate::ui::model::story::RunTimeline;
-use crate::ui::model::{AppState, FieldError, PartitionsForm, SettingsForm};
+use crate::ui::model::{AppState, Messages, PartitionsForm, SettingsForm};
 use crate::ui::view::compare::CompareViews;
 use crate::ui::view::event_log::{recent_log_views, LogView};
 use crate::ui::view::store::Store;
@@ -27,12 +27,10 @@ pub struct Chrome {
     pub max_steps: u64,
     pub preset: Option<AttrValue>,
     pub description: AttrValue,
-    pub error: Option<String>,
+    /// The notice, the page's error and the forms' errors.
+    pub messages: Messages,
     pub settings_draft: SettingsForm,
-    pub settings_error: Option<FieldError>,
     pub partitions_draft: PartitionsForm,
-    pub partitions_error: Option<String>,
-    pub notice: Option<String>,
     pub log_filter: String,
     pub last_transition: Option<(GroupState, GroupState)>,
     /// Topics and their partition counts now (the add-partitions form's list).
@@ -67,27 +65,24 @@ impl Chrome {
     fn of(s: &AppState, snap: &Snapshot, verdict: Option<&str>) -> Self {
         Chrome {
             hint: crate::ui::model::lesson::guide::hint(s, snap, verdict).into(),
-            lesson_figures: match s.lesson {
+            lesson_figures: match s.lesson_step() {
                 Some(_) => crate::ui::model::lesson::guide::figures(snap).into(),
                 None => AttrValue::default(),
             },
             // In live mode, Play follows the broker (and Pause stays put).
-            playing: s.live.as_ref().map_or(s.playing, |l| l.following),
+            playing: s.live_session().map_or(s.is_playing(), |l| l.following),
             protocol: s.is_protocol(),
             live: s.live_badge().map(|(t, st)| (t.into(), st)),
-            speed: s.speed,
-            max_steps: s.max_steps,
-            preset: s.preset.clone().map(AttrValue::from),
-            description: s.scenario.description.clone().unwrap_or_default().into(),
-            scenario: Rc::new(s.scenario.clone()),
-            error: s.error.clone(),
-            settings_draft: s.settings_draft.clone(),
-            settings_error: s.settings_error.clone(),
-            partitions_draft: s.partitions_draft.clone(),
-            partitions_error: s.partitions_error.clone(),
-            notice: s.notice.clone(),
-            log_filter: s.log_filter.clone(),
-            last_transition: s.last_transition,
+            speed: s.speed(),
+            max_steps: s.max_steps(),
+            preset: s.preset().map(|p| AttrValue::from(p.to_string())),
+            description: s.scenario().description.clone().unwrap_or_default().into(),
+            scenario: Rc::new(s.scenario().clone()),
+            messages: s.messages().clone(),
+            settings_draft: s.settings_draft().clone(),
+            partitions_draft: s.partitions_draft().clone(),
+            log_filter: s.log_filter().to_string(),
+            last_transition: s.last_transition(),
             topics: Rc::new(
                 s.world
                     .topics()
@@ -98,11 +93,10 @@ impl Chrome {
             narration: s.narration().into(),
             timeline: Rc::new(s.run_timeline()),
             fork_notice: s.fork_notice(),
-            lesson: s.lesson,
-            compare_mode: s.compare_mode,
+            lesson: s.lesson_step(),
+            compare_mode: s.compare_mode(),
             step_info: s
-                .step_info
-                .as_ref()
+                .step_info()
                 .map_or(AttrValue::Static(STEP_INFO_IDLE), |i| i.text().into()),
         }
     }
@@ -166,7 +160,7 @@ pub fn use_page_views(store: UseReducerHandle<Store>) -> PageViews {
     };
     // The twins run whole once per scenario, not per step.
     let verdict = {
-        let scenario = store.state().scenario.clone();
+        let scenario = store.state().scenario().clone();
         use_memo(scenario, twin_verdict)
     };
     let chrome = {

@@ -1,6 +1,6 @@
 //! The line under the transport bar: `error-banner`, a notice or guidance.
 
-use crate::ui::model::{FieldError, Msg};
+use crate::ui::model::{Messages, Msg};
 use yew::prelude::*;
 
 /// Props of [`StatusLine`].
@@ -12,14 +12,9 @@ pub struct StatusLineProps {
     /// under a notice too (the end of the run is when it matters most).
     #[prop_or_default]
     pub story_over: bool,
-    /// The last action's one-line status.
-    pub notice: Option<String>,
-    /// A general input error (an unknown scenario, a refused action).
-    pub error: Option<String>,
-    /// The settings form's error (also shown beside its field).
-    pub settings_error: Option<FieldError>,
-    /// The add-partitions form's error (also shown beside its fields).
-    pub partitions_error: Option<String>,
+    /// The last action's notice, the page's error and the forms' errors
+    /// (also shown beside their fields).
+    pub messages: Messages,
     pub on_msg: Callback<Msg>,
 }
 
@@ -30,15 +25,9 @@ pub struct StatusLineProps {
 /// leaves it only when its field is edited, the others also on `Dismiss`.
 #[component]
 pub fn StatusLine(props: &StatusLineProps) -> Html {
-    let messages: Vec<&str> = props
-        .settings_error
-        .as_ref()
-        .map(|e| e.message.as_str())
-        .into_iter()
-        .chain(props.partitions_error.as_deref())
-        .chain(props.error.as_deref())
-        .collect();
-    let dismissable = props.error.is_some() || props.partitions_error.is_some();
+    let messages = props.messages.banner();
+    let dismissable = props.messages.dismissable();
+    let notice = props.messages.notice();
     let dismiss = props.on_msg.reform(|_: MouseEvent| Msg::DismissError);
     html! {
         <div class="status-line">
@@ -51,10 +40,10 @@ pub fn StatusLine(props: &StatusLineProps) -> Html {
                     }
                 </div>
             } else {
-                if let Some(n) = &props.notice {
+                if let Some(n) = notice {
                     <p class="notice" role="status">{ n }</p>
                 }
-                if props.notice.is_none() || props.story_over {
+                if notice.is_none() || props.story_over {
                     <p class="hint" role="status" data-testid="hint">{ props.hint.clone() }</p>
                 }
             }

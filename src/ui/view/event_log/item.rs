@@ -5,12 +5,14 @@ use crate::sim::Source;
 use crate::ui::model::format::format_virtual_time;
 use crate::ui::model::marks::{colour_repeats, consumer_class, split_member_ids, TextPart};
 use crate::ui::view::event_log::LogView;
+use std::ops::Range;
 use yew::prelude::*;
 
-/// An event's text, member ids shortened: the visible part is `A-8c1e`, the
-/// rest of the id stays in the page (visually hidden) so the text still
-/// reads, copies and searches in full.
-fn event_text(text: &str, ids: &[String]) -> Html {
+/// An event's text, the member ids at `ids` (as the narrator marked them)
+/// shortened: the visible part is `A-8c1e`, the rest of the id stays in the
+/// page (visually hidden) so the text still reads, copies and searches in
+/// full.
+fn event_text(text: &str, ids: &[Range<usize>]) -> Html {
     let parts = split_member_ids(text, ids)
         .into_iter()
         .map(|part| match part {

@@ -3,20 +3,23 @@
 //!
 //! Each line carries its virtual time, a chip in the consumer's colour (filled
 //! when the consumer acts, outlined when the coordinator speaks about it, or
-//! "coordinator"), the sentence the simulator wrote, and the rule as a small
+//! "coordinator"), the sentence the narrator wrote, and the rule as a small
 //! tag (`kip345.replace-stable §4 r3`, the rule's summary on hover) so a
-//! reader can look it up in the spec. Member ids in the text are shown short
-//! (`A-8c1e`) with the rest kept in the page for copying and searching.
+//! reader can look it up in the spec. Member ids in the text (at the places
+//! the narrator marked) are shown short (`A-8c1e`) with the rest kept in the
+//! page for copying and searching.
 //!
 //! Long runs write thousands of events; only the newest [`MAX_SHOWN`] are
 //! rendered, and the list says how many earlier ones it leaves out.
 
 mod item;
 
+use crate::coordinator::classic::Event;
 use crate::narrate;
-use crate::sim::{Source, WorldEvent};
+use crate::sim::{Source, World, WorldEvent};
 use crate::ui::model::AppState;
 use item::EventItem;
+use std::ops::Range;
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -40,8 +43,9 @@ pub struct LogView {
     pub section: Option<&'static str>,
     /// The rule in a few plain words, shown on hover.
     pub rule_summary: Option<&'static str>,
-    /// The member ids the event carries, shown short in its text.
-    pub member_ids: Vec<String>,
+    /// Where `text` names member ids (byte ranges, in order, as the
+    /// narrator marked them), shown short.
+    pub member_ids: Vec<Range<usize>>,
     /// Who speaks: the coordinator, a consumer, the operator, the metadata.
     pub source: Source,
 }
@@ -50,7 +54,8 @@ pub struct LogView {
 /// log draws them. Call it whenever the world or the filter changes.
 ///
 /// Only the newest [`MAX_SHOWN`] are drawn, so only they get the (costlier)
-/// consumer looked up from the member ids in a coordinator sentence.
+/// consumer looked up from the member ids of a coordinator event, and its
+/// sentence written again with their places.
 pub fn log_views(state: &AppState) -> Vec<LogView> {
     let matching = state.filtered_log();
     views_of(state, &matching)
@@ -67,23 +72,23 @@ pub fn recent_log_views(state: &AppState) -> (Vec<LogView>, usize) {
 
 /// Views of the log entries at `indices`. The consumer comes from the
 /// entry (the world links each event to its consumer by the ids it
-/// carries); the sentence from the narrator.
+/// carries); the sentence from the narrator, which marks where it names
+/// member ids.
 fn views_of(state: &AppState, indices: &[usize]) -> Vec<LogView> {
     let world = &state.world;
     indices
         .iter()
         .map(|&i| {
             let e = &world.log()[i];
-            let (member_ids, consumer) = match &e.event {
+            let (sentence, consumer) = match &e.event {
                 WorldEvent::Coordinator(event) => (
-                    event
-                        .member_ids()
-                        .into_iter()
-                        .map(|m| m.to_string())
-                        .collect(),
+                    sentence_of(world, i, event),
                     e.consumer.or_else(|| world.subject_of(event)),
                 ),
-                _ => (Vec::new(), e.consumer),
+                _ => (
+                    world.log_text(i, narrate::entry).to_string().into(),
+                    e.consumer,
+                ),
             };
             LogView {
                 at_ms: e.at_ms,
@@ -91,8 +96,8 @@ fn views_of(state: &AppState, indices: &[usize]) -> Vec<LogView> {
                     .and_then(|c| world.clients().get(c.0))
                     .map(|c| c.config.name.clone()),
                 consumer_index: consumer.map(|c| c.0),
-                text: world.log_text(i, narrate::entry).to_string(),
-                member_ids,
+                text: sentence.text,
+                member_ids: sentence.member_ids,
                 rule_id: e.rule.map(|r| r.id()),
                 section: e.rule.map(|r| r.section()),
                 rule_summary: e.rule.map(|r| r.summary()),
@@ -100,6 +105,18 @@ fn views_of(state: &AppState, indices: &[usize]) -> Vec<LogView> {
             }
         })
         .collect()
+}
+
+/// The sentence of coordinator entry `i` (its `event`): the world's copy
+/// when it names no member id, else written again with their places.
+fn sentence_of(world: &World, i: usize, event: &Event) -> narrate::Sentence {
+    let mut names_ids = false;
+    event.each_member_id(|_| names_ids = true);
+    if names_ids {
+        narrate::entry_sentence(&world.log()[i], world.clients())
+    } else {
+        world.log_text(i, narrate::entry).to_string().into()
+    }
 }
 
 /// Props of [`EventLog`].

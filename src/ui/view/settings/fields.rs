@@ -1,60 +1,50 @@
 //! The settings form's fields: a table of the number fields and one of the
-//! choices, each with its label, Kafka's name and how it reads and writes
-//! the [`SettingsForm`], and how one field is drawn (with its error beside it).
+//! choices, each with its label and Kafka's name (a choice also with how it
+//! reads and writes the [`SettingsForm`]), and how one field is drawn (with
+//! its error beside it).
 
 use crate::assignor::{AssignorKind, MemberOrdering};
-use crate::ui::model::{FieldError, JoinVersion, Msg, SettingsForm};
+use crate::ui::model::{FieldError, JoinVersion, Msg, SettingsField, SettingsForm};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 /// Writes one field of the form from the text the user entered.
 type Setter = fn(&mut SettingsForm, String);
 
-/// One text field: `(field, label, Kafka's name, setter, getter)`.
+/// One text field: `(field, label, Kafka's name)`; its text is the
+/// form's [`SettingsForm::number_text`].
 pub struct NumberField {
-    /// The field's name, as a [`FieldError::field`] names it.
-    pub field: &'static str,
+    /// The field, as a [`FieldError::field`] names it.
+    pub field: SettingsField,
     label: &'static str,
     kafka: &'static str,
-    set: Setter,
-    get: fn(&SettingsForm) -> &str,
 }
 
 pub const NUMBER_FIELDS: [NumberField; 5] = [
     NumberField {
-        field: "session_timeout_ms",
+        field: SettingsField::SessionTimeout,
         label: "Session timeout",
         kafka: "session.timeout.ms",
-        set: |f, v| f.session_timeout_ms = v,
-        get: |f| &f.session_timeout_ms,
     },
     NumberField {
-        field: "heartbeat_interval_ms",
+        field: SettingsField::HeartbeatInterval,
         label: "Heartbeat interval",
         kafka: "heartbeat.interval.ms",
-        set: |f, v| f.heartbeat_interval_ms = v,
-        get: |f| &f.heartbeat_interval_ms,
     },
     NumberField {
-        field: "rebalance_timeout_ms",
+        field: SettingsField::RebalanceTimeout,
         label: "Rebalance timeout",
         kafka: "max.poll.interval.ms",
-        set: |f, v| f.rebalance_timeout_ms = v,
-        get: |f| &f.rebalance_timeout_ms,
     },
     NumberField {
-        field: "initial_rebalance_delay_ms",
+        field: SettingsField::InitialRebalanceDelay,
         label: "Initial rebalance delay",
         kafka: "group.initial.rebalance.delay.ms",
-        set: |f, v| f.initial_rebalance_delay_ms = v,
-        get: |f| &f.initial_rebalance_delay_ms,
     },
     NumberField {
-        field: "latency_ms",
+        field: SettingsField::Latency,
         label: "Network latency",
         kafka: "one way, ms",
-        set: |f, v| f.latency_ms = v,
-        get: |f| &f.latency_ms,
     },
 ];
 
@@ -62,7 +52,7 @@ pub const NUMBER_FIELDS: [NumberField; 5] = [
 /// Option values are the choice's name; the setter parses one back into
 /// the form's enum (an unknown value, which the select cannot send, is ignored).
 pub struct ChoiceField {
-    pub field: &'static str,
+    pub field: SettingsField,
     label: &'static str,
     kafka: &'static str,
     options: &'static [(&'static str, &'static str)],
@@ -72,7 +62,7 @@ pub struct ChoiceField {
 
 pub const CHOICE_FIELDS: [ChoiceField; 3] = [
     ChoiceField {
-        field: "assignor",
+        field: SettingsField::Assignor,
         label: "Assignor",
         kafka: "partition.assignment.strategy",
         options: &[
@@ -84,7 +74,7 @@ pub const CHOICE_FIELDS: [ChoiceField; 3] = [
         get: |f| f.assignor.name(),
     },
     ChoiceField {
-        field: "join_version",
+        field: SettingsField::JoinGroupVersion,
         label: "JoinGroup version",
         kafka: "request version",
         options: &[("9", "v9 (KIP-814)"), ("5", "v5–8")],
@@ -92,7 +82,7 @@ pub const CHOICE_FIELDS: [ChoiceField; 3] = [
         get: |f| f.join_version.name(),
     },
     ChoiceField {
-        field: "range_ordering",
+        field: SettingsField::RangeOrdering,
         label: "Range ordering",
         kafka: "client version",
         options: &[
@@ -107,7 +97,7 @@ pub const CHOICE_FIELDS: [ChoiceField; 3] = [
 /// Sends the form with one field set to the edited element's value.
 fn on_edit<E: 'static>(
     form: &SettingsForm,
-    set: Setter,
+    set: impl Fn(&mut SettingsForm, String) + 'static,
     on_msg: &Callback<Msg>,
     value: fn(&E) -> String,
 ) -> Callback<E> {
@@ -126,19 +116,22 @@ pub fn number_field(
     error: Option<&FieldError>,
     on_msg: &Callback<Msg>,
 ) -> Html {
-    let oninput = on_edit(form, f.set, on_msg, |e: &InputEvent| {
+    let field = f.field;
+    let set = move |form: &mut SettingsForm, text| form.set_number_text(field, text);
+    let oninput = on_edit(form, set, on_msg, |e: &InputEvent| {
         e.target_unchecked_into::<HtmlInputElement>().value()
     });
-    let id = format!("gs-setting-{}", f.field);
+    let name = field.name();
+    let id = format!("gs-setting-{name}");
     html! {
-        <div key={f.field} class={classes!("setting", error.is_some().then_some("invalid"))}>
+        <div key={name} class={classes!("setting", error.is_some().then_some("invalid"))}>
             <label for={id.clone()}>{ f.label }{ " " }<code>{ f.kafka }</code></label>
-            <input {id} type="text" inputmode="numeric" autocomplete="off" name={f.field}
-                   value={(f.get)(form).to_string()} {oninput}
+            <input {id} type="text" inputmode="numeric" autocomplete="off" {name}
+                   value={form.number_text(field).unwrap_or_default().to_string()} {oninput}
                    aria-invalid={error.is_some().then_some("true")}
-                   aria-describedby={error.is_some().then(|| format!("gs-error-{}", f.field))} />
+                   aria-describedby={error.is_some().then(|| format!("gs-error-{name}"))} />
             if let Some(e) = error {
-                <p class="field-error" id={format!("gs-error-{}", f.field)} data-field={f.field}>{ &e.message }</p>
+                <p class="field-error" id={format!("gs-error-{name}")} data-field={name}>{ &e.message }</p>
             }
         </div>
     }
@@ -154,18 +147,19 @@ pub fn choice_field(
     let onchange = on_edit(form, f.set, on_msg, |e: &Event| {
         e.target_unchecked_into::<HtmlSelectElement>().value()
     });
-    let id = format!("gs-setting-{}", f.field);
+    let name = f.field.name();
+    let id = format!("gs-setting-{name}");
     let current = (f.get)(form);
     html! {
-        <div key={f.field} class={classes!("setting", error.is_some().then_some("invalid"))}>
+        <div key={name} class={classes!("setting", error.is_some().then_some("invalid"))}>
             <label for={id.clone()}>{ f.label }{ " " }<code>{ f.kafka }</code></label>
-            <select {id} name={f.field} {onchange} aria-invalid={error.is_some().then_some("true")}>
+            <select {id} {name} {onchange} aria-invalid={error.is_some().then_some("true")}>
                 { for f.options.iter().map(|(value, text)| html! {
                     <option value={*value} selected={current == *value}>{ *text }</option>
                 }) }
             </select>
             if let Some(e) = error {
-                <p class="field-error" data-field={f.field}>{ &e.message }</p>
+                <p class="field-error" data-field={name}>{ &e.message }</p>
             }
         </div>
     }

@@ -7,7 +7,7 @@
 
 mod fields;
 
-use crate::ui::model::{FieldError, Msg, SettingsForm};
+use crate::ui::model::{FieldError, Msg, SettingsField, SettingsForm};
 use fields::{choice_field, number_field, CHOICE_FIELDS, NUMBER_FIELDS};
 use yew::prelude::*;
 
@@ -28,7 +28,7 @@ pub fn Settings(props: &SettingsProps) -> Html {
         e.prevent_default();
         Msg::ApplySettings
     });
-    let error_for = |field: &str| props.error.as_ref().filter(|e| e.field == field);
+    let error_for = |field: SettingsField| props.error.as_ref().filter(|e| e.field == field);
     let (form, on_msg) = (&props.draft, &props.on_msg);
     let numbers = NUMBER_FIELDS
         .iter()

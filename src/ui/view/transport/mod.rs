@@ -1,6 +1,6 @@
 //! The transport bar: time is the main control (RaftScope). Reset, Step back,
 //! Step, Next state, Next key moment, one Play/Pause toggle, the speed, the virtual clock and
-//! the timeline scrubber ([`timeline`]). Each button's accessible name is
+//! the timeline scrubber ([`scrubber`]). Each button's accessible name is
 //! exactly the contract's (`Step`, `Play` / `Pause`, …); the icons are
 //! decoration.
 
