@@ -35,7 +35,7 @@ pub fn entry_sentence(entry: &LogEntry, clients: &[Client]) -> Sentence {
         entry
             .consumer
             .and_then(|c| clients.get(c.0))
-            .map_or("?", |c| c.config.name.as_str())
+            .map_or("?", |c| c.config().name.as_str())
     };
     match &entry.event {
         WorldEvent::Coordinator(e) => coordinator_sentence(e, entry.rule),

@@ -108,22 +108,25 @@ fn a_new_owner_fetches_the_committed_offsets_before_consuming() {
     let mut seen_fetching = false;
     while world.now_ms() < 30000 && world.step() {
         let a = &world.clients()[0];
-        if !a.poll.fetching.is_empty() {
+        if !a.poll_loop().fetching.is_empty() {
             seen_fetching = true;
             assert!(
-                a.poll.fetching.iter().all(|p| !a.owned.contains(p)),
+                a.poll_loop()
+                    .fetching
+                    .iter()
+                    .all(|p| !a.owned().contains(p)),
                 "a partition waiting for its offsets is not consumed yet"
             );
         }
     }
     assert!(seen_fetching, "A fetched offsets at least once");
     let a = &world.clients()[0];
-    assert!(a.poll.fetching.is_empty());
+    assert!(a.poll_loop().fetching.is_empty());
     assert_eq!(
-        a.owned.len(),
+        a.owned().len(),
         4,
         "A consumes all four once B left: {:?}",
-        a.owned
+        a.owned()
     );
 }
 
@@ -260,12 +263,12 @@ fn batch_ends_are_not_steps_and_run_the_same_whether_time_moves_by_steps_or_by_p
     );
     for (a, b) in stepped.clients().iter().zip(played.clients()) {
         assert_eq!(
-            (a.state, &a.owned, a.batches),
-            (b.state, &b.owned, b.batches)
+            (a.state(), &a.owned(), a.batches()),
+            (b.state(), &b.owned(), b.batches())
         );
     }
     // Hundreds of batches ran, but a step is a visible event.
-    let batches: u64 = stepped.clients().iter().map(|c| c.batches).sum();
+    let batches: u64 = stepped.clients().iter().map(|c| c.batches()).sum();
     assert!(batches > 50, "{batches}");
     assert!(stepped.steps() < 400, "{} steps", stepped.steps());
 }

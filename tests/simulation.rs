@@ -510,7 +510,7 @@ fn check_script(script: &Script, seed: u64) -> Result<u64, String> {
             .coordinator()
             .group()
             .map_or(GroupState::Dead, |g| g.state());
-        let running = world.clients().iter().any(|c| c.state.is_running());
+        let running = world.clients().iter().any(|c| c.state().is_running());
         let settled = if running {
             state == GroupState::Stable
         } else {
@@ -683,18 +683,18 @@ fn every_partition_consumed_once(world: &groupscope::sim::World) -> Result<(), S
     let running: Vec<_> = world
         .clients()
         .iter()
-        .filter(|c| c.state.is_running())
+        .filter(|c| c.state().is_running())
         .collect();
     if running.is_empty() {
         return Ok(());
     }
     let mut owners: std::collections::BTreeMap<String, Vec<&str>> = Default::default();
     for c in &running {
-        for p in &c.owned {
+        for p in c.owned() {
             owners
                 .entry(p.to_string())
                 .or_default()
-                .push(&c.config.name);
+                .push(&c.config().name);
         }
     }
     for (topic, &n) in world.topics_at_assignment() {
@@ -1255,10 +1255,10 @@ fn a_fenced_consumer_consumes_nothing() {
     let fenced: Vec<_> = world
         .clients()
         .iter()
-        .filter(|c| c.state.name() == "fenced")
+        .filter(|c| c.state().name() == "fenced")
         .collect();
     assert!(!fenced.is_empty(), "the preset fences the older process");
-    assert!(fenced.iter().all(|c| c.owned.is_empty()));
+    assert!(fenced.iter().all(|c| c.owned().is_empty()));
     assert!(world.violations().is_empty(), "{:?}", world.violations());
 }
 

@@ -188,7 +188,7 @@ fn generation(out: &mut String, g: &Generation, world: &World) {
     );
     let leader = g.leader.as_ref().map(|l| {
         let owner = g.members.iter().find(|(_, m)| m.member_ids.contains(l));
-        let name = owner.map(|(c, _)| clients[*c].config.name.clone());
+        let name = owner.map(|(c, _)| clients[*c].config().name.clone());
         let name = name.or_else(|| world.name_of(l.as_str()));
         format!(
             "{} ({})",
@@ -199,7 +199,7 @@ fn generation(out: &mut String, g: &Generation, world: &World) {
     let _ = writeln!(out, "Leader: {}\n", leader.as_deref().unwrap_or("none"));
     out.push_str("| consumer | member id | group.instance.id | assignment |\n|---|---|---|---|\n");
     for (c, member) in &g.members {
-        let config = &clients[*c].config;
+        let config = &clients[*c].config();
         let ids: Vec<String> = member
             .member_ids
             .iter()

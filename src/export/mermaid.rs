@@ -86,7 +86,7 @@ impl<'a> Diagram<'a> {
             let _ = writeln!(
                 out,
                 "    participant C{i} as {}",
-                mermaid_text(&c.config.name)
+                mermaid_text(&c.config().name)
             );
         }
         if items.iter().any(|item| is_admin(run, item)) {
@@ -175,7 +175,7 @@ impl<'a> Diagram<'a> {
         let last = *counts.keys().next_back().expect("not empty");
         let parts: Vec<String> = counts
             .iter()
-            .map(|(c, n)| format!("{} {n}", clients[*c].config.name))
+            .map(|(c, n)| format!("{} {n}", clients[*c].config().name))
             .collect();
         let over = if first == last {
             format!("C{first}")

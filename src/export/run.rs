@@ -62,7 +62,7 @@ impl Run {
         self.world
             .clients()
             .get(c.0)
-            .map(|c| c.config.name.as_str())
+            .map(|c| c.config().name.as_str())
     }
 }
 

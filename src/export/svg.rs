@@ -30,7 +30,7 @@ pub fn svg(file: &ScenarioFile, seed: Option<u64>) -> Result<String, ExportError
         .world
         .clients()
         .iter()
-        .map(|c| c.config.name.as_str())
+        .map(|c| c.config().name.as_str())
         .collect();
     let mut body = String::new();
     let title = if file.name.is_empty() {

@@ -124,7 +124,7 @@ fn generations_name_each_member_its_ids_the_leader_and_the_assignment() {
     let names: Vec<&str> = g
         .members
         .keys()
-        .map(|c| run.world.clients()[*c].config.name.as_str())
+        .map(|c| run.world.clients()[*c].config().name.as_str())
         .collect();
     assert_eq!(names, ["A", "B", "C"]);
     let a = &g.members[&0];

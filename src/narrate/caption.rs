@@ -70,19 +70,19 @@ impl Narrator<'_> {
         let with_iid = || {
             clients
                 .iter()
-                .filter(|c| c.config.group_instance_id.as_ref() == Some(iid))
+                .filter(|c| c.config().group_instance_id.as_ref() == Some(iid))
         };
         with_iid()
-            .rfind(|c| c.state.is_running())
+            .rfind(|c| c.state().is_running())
             .or_else(|| with_iid().next_back())
-            .map_or_else(|| iid.to_string(), |c| c.config.name.clone())
+            .map_or_else(|| iid.to_string(), |c| c.config().name.clone())
     }
 
     fn consumer(&self, c: ConsumerId) -> &str {
         self.world
             .clients()
             .get(c.0)
-            .map_or("?", |c| c.config.name.as_str())
+            .map_or("?", |c| c.config().name.as_str())
     }
 
     fn has_rebalance(&self) -> bool {
@@ -269,7 +269,7 @@ impl Narrator<'_> {
             .or_else(|| self.actions().next())?;
         let name = self.consumer(c);
         let client = self.world.clients().get(c.0)?;
-        let session = client.config.session_timeout_ms;
+        let session = client.config().session_timeout_ms;
         let session_words = format!("session.timeout.ms = {}", format_seconds(session));
         Some(match action {
             ClientAction::Restart { down_ms } => restart(name, *down_ms, session, leave.unwrap_or(false)),
@@ -322,7 +322,7 @@ impl Narrator<'_> {
     }
 
     fn start(&self, name: &str, client: &Client) -> String {
-        let Some(iid) = &client.config.group_instance_id else {
+        let Some(iid) = &client.config().group_instance_id else {
             return format!(
                 "{name} starts and sends JoinGroup with no member id: a dynamic member joins as someone new."
             );

@@ -464,7 +464,11 @@ pub fn summary_line(world: &World) -> Value {
     });
     // Only a scenario with state to restore says how much it cost, so a
     // trace without `restore_ms` stays as it was.
-    if world.clients().iter().any(|c| c.config.restore.max_ms > 0) {
+    if world
+        .clients()
+        .iter()
+        .any(|c| c.config().restore.max_ms > 0)
+    {
         line["restore_ms"] = json!(m.restore_ms);
     }
     line
@@ -601,8 +605,9 @@ mod tests {
         let names: Vec<(String, Option<String>, Option<String>)> = clients_of(&file)
             .into_iter()
             .map(|c| {
-                let iid = c.config.group_instance_id.map(|i| i.to_string());
-                (c.config.name, iid, c.config.streams_instance)
+                let config = c.config();
+                let iid = config.group_instance_id.as_ref().map(|i| i.to_string());
+                (config.name.clone(), iid, config.streams_instance.clone())
             })
             .collect();
         assert_eq!(

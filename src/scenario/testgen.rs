@@ -335,7 +335,7 @@ mod tests {
             let names = |w: &crate::sim::World| {
                 w.clients()
                     .iter()
-                    .map(|c| c.config.name.clone())
+                    .map(|c| c.config().name.clone())
                     .collect::<Vec<_>>()
             };
             if names(&other) != names(&w) {
@@ -443,14 +443,14 @@ mod tests {
                     let now = w.now_ms();
                     let frozen = |c: &&crate::sim::Client| {
                         paused.iter().any(|p| {
-                            *p == c.config.name || c.config.streams_instance.as_ref() == Some(p)
+                            *p == c.config().name || c.config().streams_instance.as_ref() == Some(p)
                         })
                     };
                     for c in w.clients().iter().filter(|c| !frozen(c)) {
                         assert!(
-                            c.poll.restoring.iter().all(|r| r.until_ms >= now),
+                            c.poll_loop().restoring.iter().all(|r| r.until_ms >= now),
                             "seed {seed}, step {n}: {} restores past its time",
-                            c.config.name
+                            c.config().name
                         );
                     }
                     let parts: u64 = m.per_consumer.values().map(|c| c.unavailable_ms).sum();

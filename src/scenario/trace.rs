@@ -267,7 +267,7 @@ pub fn output_line(output: &Output, request_key: impl Fn(u64) -> String) -> Valu
 /// Every line of a simulation run, in order (the summary line aside).
 /// `action_ids` are the scenario's action `id`s, for the group lines' `after`.
 pub fn world_lines(world: &World, action_ids: &[Option<String>]) -> Vec<Value> {
-    let name = |c: ConsumerId| world.clients()[c].config.name.as_str();
+    let name = |c: ConsumerId| world.clients()[c].config().name.as_str();
     world
         .trace()
         .iter()
@@ -313,7 +313,7 @@ fn log_line(entry: &LogEntry, world: &World) -> Value {
     line.insert("type".into(), json!("event"));
     line.insert("event".into(), json!(entry.event.name()));
     if let Some(c) = entry.consumer.and_then(|c| world.clients().get(c.0)) {
-        line.insert("consumer".into(), json!(c.config.name));
+        line.insert("consumer".into(), json!(c.config().name));
     }
     if let Some(action) = action {
         line.insert("action".into(), json!(action.name()));

@@ -153,33 +153,33 @@ impl Effect {
 /// One simulated consumer.
 #[derive(Clone, Debug)]
 pub struct Client {
-    pub config: ClientConfig,
-    pub state: ClientState,
-    pub member_id: MemberId,
+    pub(in crate::sim) config: ClientConfig,
+    pub(in crate::sim) state: ClientState,
+    pub(in crate::sim) member_id: MemberId,
     /// The generation it joined, if any (Kafka's `Generation.NO_GENERATION` is `None`).
-    pub generation: Option<i32>,
+    pub(in crate::sim) generation: Option<i32>,
     /// Partitions this consumer currently consumes.
-    pub owned: Vec<TopicPartition>,
+    pub(in crate::sim) owned: Vec<TopicPartition>,
     /// The error that stopped it, when Fenced or Failed.
-    pub fatal_error: Option<ErrorCode>,
+    pub(in crate::sim) fatal_error: Option<ErrorCode>,
     /// Bumped at every start: responses to an earlier incarnation are dropped.
-    pub incarnation: u32,
+    pub(in crate::sim) incarnation: u32,
     /// Every member id this consumer has had, oldest first.
-    pub past_member_ids: Vec<MemberId>,
+    pub(in crate::sim) past_member_ids: Vec<MemberId>,
     /// The protocol the last JoinGroup response selected.
-    pub protocol_name: Option<ProtocolName>,
-    pub ordering: MemberOrdering,
+    pub(in crate::sim) protocol_name: Option<ProtocolName>,
+    pub(in crate::sim) ordering: MemberOrdering,
     /// The application thread's poll loop: what it is doing between and
     /// inside its calls to `poll()`. Reset whole when the process stops.
-    pub poll: PollLoop,
+    pub(in crate::sim) poll: PollLoop,
     /// Batches processed so far (the offsets it commits).
-    pub batches: u64,
+    pub(in crate::sim) batches: u64,
     /// A protocol scenario's consumer: its requests are scripted, and the
     /// world only observes them (`sim::script`).
-    pub scripted: bool,
+    pub(in crate::sim) scripted: bool,
     /// The state on the consumer's disk (a Kafka Streams application's
     /// stores): kept across restarts.
-    pub local: LocalState,
+    pub(in crate::sim) local: LocalState,
 }
 
 /// The state a consumer keeps on its disk, by partition.
@@ -221,6 +221,66 @@ impl Client {
             scripted: false,
             local: LocalState::default(),
         }
+    }
+
+    /// The consumer's settings.
+    pub fn config(&self) -> &ClientConfig {
+        &self.config
+    }
+
+    /// Where it is in the group protocol.
+    pub fn state(&self) -> ClientState {
+        self.state
+    }
+
+    /// Its member id now (`""` before its first JoinGroup answer).
+    pub fn member_id(&self) -> &MemberId {
+        &self.member_id
+    }
+
+    /// The generation it joined, if any.
+    pub fn generation(&self) -> Option<i32> {
+        self.generation
+    }
+
+    /// The partitions it consumes now.
+    pub fn owned(&self) -> &[TopicPartition] {
+        &self.owned
+    }
+
+    /// The error that stopped it, when Fenced or Failed.
+    pub fn fatal_error(&self) -> Option<ErrorCode> {
+        self.fatal_error
+    }
+
+    /// Every member id it has had, oldest first.
+    pub fn past_member_ids(&self) -> &[MemberId] {
+        &self.past_member_ids
+    }
+
+    /// The protocol the last JoinGroup answer selected.
+    pub fn protocol_name(&self) -> Option<&ProtocolName> {
+        self.protocol_name.as_ref()
+    }
+
+    /// What its application thread is doing (batch, rejoin, fetches, restores).
+    pub fn poll_loop(&self) -> &PollLoop {
+        &self.poll
+    }
+
+    /// Batches processed so far.
+    pub fn batches(&self) -> u64 {
+        self.batches
+    }
+
+    /// Whether its requests are a protocol scenario's, scripted.
+    pub fn is_scripted(&self) -> bool {
+        self.scripted
+    }
+
+    /// The state on its disk.
+    pub fn local_state(&self) -> &LocalState {
+        &self.local
     }
 
     /// The generation as requests carry it: -1 when it has none.

@@ -44,7 +44,11 @@ fn a_protocol_scenario_plays_in_the_app_and_steps_back() {
 fn a_protocol_scenario_refuses_what_its_requests_decide() {
     let file = conformance("T08-static-follower-restart-keeps-assignment");
     let mut state = AppState::with_scenario(file, None);
-    let name = state.world.clients().first().map(|c| c.config.name.clone());
+    let name = state
+        .world
+        .clients()
+        .first()
+        .map(|c| c.config().name.clone());
     state.update(Msg::Step);
     let steps = state.world.steps();
     state.update(Msg::User(UserAction::Act(crate::sim::Action::Crash(

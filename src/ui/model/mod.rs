@@ -573,7 +573,7 @@ impl AppState {
             .filter(|&i| {
                 f.is_empty() || {
                     let e = &self.world.log()[i];
-                    let who = e.consumer.map(|c| &*self.world.clients()[c].config.name);
+                    let who = e.consumer.map(|c| &*self.world.clients()[c].config().name);
                     contains_lowercase(&self.world.log_text(i, crate::narrate::entry), &f)
                         || who.is_some_and(|who| is_lowercase_of(who, &f))
                         || e.rule.is_some_and(|r| r.id().contains(&f))

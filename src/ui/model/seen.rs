@@ -39,7 +39,7 @@ impl Seen {
                 };
                 self.markers.push((i, marker));
             }
-            let name = |c: usize| world.clients().get(c).map(|c| c.config.name.clone());
+            let name = |c: usize| world.clients().get(c).map(|c| c.config().name.clone());
             if let Some(change) = change_of(e, name) {
                 self.changes.push((i, e.at_ms, change));
             }
@@ -63,7 +63,7 @@ impl Seen {
 fn who(e: &LogEntry, world: &World) -> String {
     e.consumer
         .and_then(|c| world.clients().get(c.0))
-        .map(|c| c.config.name.clone())
+        .map(|c| c.config().name.clone())
         .unwrap_or_default()
 }
 

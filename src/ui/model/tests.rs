@@ -103,18 +103,18 @@ fn added_consumers_take_the_next_free_letter_and_join() {
         .world
         .clients()
         .iter()
-        .map(|c| c.config.name.as_str())
+        .map(|c| c.config().name.as_str())
         .collect();
     assert_eq!(names, vec!["A", "B", "C", "D", "E"]);
     assert_eq!(
         s.world.clients()[3]
-            .config
+            .config()
             .group_instance_id
             .as_ref()
             .map(|i| i.as_str()),
         Some("D")
     );
-    assert!(s.world.clients()[4].config.group_instance_id.is_none());
+    assert!(s.world.clients()[4].config().group_instance_id.is_none());
     let mut s = s.reduce(Msg::SetSpeed(60_000)).reduce(Msg::TogglePlay);
     for _ in 0..5 {
         s = s.reduce(Msg::Tick { real_ms: 100 });
@@ -170,12 +170,12 @@ fn good_settings_restart_the_scenario_with_the_new_values() {
         .world
         .clients()
         .iter()
-        .all(|c| c.config.session_timeout_ms == 12000));
+        .all(|c| c.config().session_timeout_ms == 12000));
     assert!(s
         .world
         .clients()
         .iter()
-        .all(|c| c.config.assignors == vec![AssignorKind::RoundRobin]));
+        .all(|c| c.config().assignors == vec![AssignorKind::RoundRobin]));
 }
 
 #[test]
@@ -282,7 +282,7 @@ fn a_user_action_takes_effect_at_once_and_replays_the_same() {
     let steps = s.world.steps();
     let s = s.reduce(Msg::User(UserAction::crash("B".into())));
     assert!(s.world.steps() > steps, "the crash event ran");
-    assert_eq!(s.world.clients()[1].state, crate::sim::ClientState::Down);
+    assert_eq!(s.world.clients()[1].state(), crate::sim::ClientState::Down);
     let s = s.reduce(Msg::User(UserAction::add_partitions("t".into(), 12)));
     assert_eq!(s.world.topics()["t"], 12);
     let forward = s.world.snapshot();
@@ -313,7 +313,7 @@ fn editing_the_settings_changes_only_the_draft_until_it_is_applied() {
         app().settings,
         "the values in force are unchanged"
     );
-    assert_eq!(s.world.clients()[0].config.session_timeout_ms, 30_000);
+    assert_eq!(s.world.clients()[0].config().session_timeout_ms, 30_000);
     assert_eq!(s.messages().settings_error(), None);
 }
 
@@ -362,7 +362,7 @@ fn a_good_setting_after_a_bad_one_applies_and_clears_the_error() {
     assert_eq!(s.messages().settings_error(), None);
     assert_eq!(s.settings.session_timeout_ms, "12000");
     assert_eq!(s.world.steps(), 0, "restarted from t = 0");
-    assert_eq!(s.world.clients()[0].config.session_timeout_ms, 12_000);
+    assert_eq!(s.world.clients()[0].config().session_timeout_ms, 12_000);
     assert_eq!(
         s.messages().notice(),
         Some("Settings applied: the scenario restarted from t = 0.")
@@ -503,7 +503,7 @@ fn next_state_in_kip345_restart_stops_at_a_s_restart_and_at_its_return() {
             break;
         }
         if s.world.now_ms() >= 10_000 {
-            later.push((s.world.now_ms(), s.world.clients()[0].state));
+            later.push((s.world.now_ms(), s.world.clients()[0].state()));
         }
     }
     use crate::sim::ClientState::{Down, Joining, Stable};
@@ -596,7 +596,7 @@ fn the_run_timeline_shows_the_whole_script_from_the_start() {
 fn seeking_to_a_time_runs_ahead_and_lands_after_its_events() {
     let s = app().reduce(Msg::SeekMs(20_000));
     assert_eq!(s.world.now_ms(), 20_000);
-    assert_eq!(s.world.clients()[0].state, crate::sim::ClientState::Down);
+    assert_eq!(s.world.clients()[0].state(), crate::sim::ClientState::Down);
     assert!(s.narration().starts_with("A restarts"), "{}", s.narration());
     assert_eq!(
         markers_of(&s, "rebalance").len(),
@@ -652,7 +652,7 @@ fn an_action_at_the_live_edge_cuts_nothing_and_offers_no_undo() {
         s.messages().notice(),
         Some("Nothing to undo: no action has cut later events.")
     );
-    assert_eq!(s.world.clients()[1].state, crate::sim::ClientState::Down);
+    assert_eq!(s.world.clients()[1].state(), crate::sim::ClientState::Down);
 }
 
 #[test]

@@ -154,7 +154,7 @@ mod tests {
             .log()
             .iter()
             .filter_map(|e| {
-                let name = |c: usize| w.clients().get(c).map(|c| c.config.name.clone());
+                let name = |c: usize| w.clients().get(c).map(|c| c.config().name.clone());
                 change_of(e, name).map(|c| (e.at_ms, c))
             })
             .collect();

@@ -105,7 +105,7 @@ fn validate_removal(world: &World, names: &[String]) -> Result<(), String> {
     }
     for n in names {
         let c = known(world, n)?;
-        if world.clients()[c].config.group_instance_id.is_none() {
+        if world.clients()[c].config().group_instance_id.is_none() {
             return Err(format!(
                 "{n} is dynamic: removal by group.instance.id needs a static member."
             ));
@@ -184,8 +184,8 @@ pub(crate) fn new_consumer(
 fn next_free_name(world: &World) -> String {
     let taken = |n: &str| {
         world.clients().iter().any(|c| {
-            c.config.name == n
-                || c.config
+            c.config().name == n
+                || c.config()
                     .group_instance_id
                     .as_ref()
                     .is_some_and(|i| i.as_str() == n)

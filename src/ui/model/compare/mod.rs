@@ -143,8 +143,8 @@ pub fn consumed(world: &World) -> u32 {
         world
             .clients()
             .iter()
-            .filter(|c| c.state.is_running())
-            .flat_map(|c| c.owned.iter()),
+            .filter(|c| c.state().is_running())
+            .flat_map(|c| c.owned().iter()),
     );
     held.len() as u32
 }
@@ -154,8 +154,8 @@ pub fn restoring(world: &World) -> u32 {
     world
         .clients()
         .iter()
-        .filter(|c| c.state.is_running())
-        .map(|c| c.poll.restoring.len() as u32)
+        .filter(|c| c.state().is_running())
+        .map(|c| c.poll_loop().restoring.len() as u32)
         .sum()
 }
 
@@ -680,13 +680,16 @@ mod tests {
             // static in the static pane and dynamic in the dynamic one.
             let b = pane.world.client_index("B").unwrap();
             assert!(
-                !pane.world.clients()[b.0].state.is_running(),
+                !pane.world.clients()[b.0].state().is_running(),
                 "{}",
                 pane.label
             );
             let d = pane.world.client_index("D").expect("D added");
             assert_eq!(
-                pane.world.clients()[d.0].config.group_instance_id.is_some(),
+                pane.world.clients()[d.0]
+                    .config()
+                    .group_instance_id
+                    .is_some(),
                 side == 0
             );
             let untouched = single(&twin(c.mode, &base, side), s.world.now_ms());
@@ -793,7 +796,7 @@ mod tests {
             assert!(p.world.client_index("D").is_none());
             let a = p.world.client_index("A").unwrap();
             assert!(
-                !p.world.clients()[a.0].state.is_running(),
+                !p.world.clients()[a.0].state().is_running(),
                 "A crashed in {}",
                 p.label
             );

@@ -94,7 +94,7 @@ fn views_of(state: &AppState, indices: &[usize]) -> Vec<LogView> {
                 at_ms: e.at_ms,
                 consumer: consumer
                     .and_then(|c| world.clients().get(c.0))
-                    .map(|c| c.config.name.clone()),
+                    .map(|c| c.config().name.clone()),
                 consumer_index: consumer.map(|c| c.0),
                 text: sentence.text,
                 member_ids: sentence.member_ids,
