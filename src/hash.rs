@@ -1,13 +1,15 @@
 //! Hashing for the simulator's ids and maps, kept apart from the ids
 //! themselves (the `ids` module): the shared text of an id with its hash taken
-//! once, the per-thread table of topic names, and the fixed hashers of the
-//! maps the simulator looks ids, partitions and request ids up in.
+//! once, and the fixed hashers of the maps the simulator looks ids,
+//! partitions and request ids up in.
 //!
-//! Why: the native growth benchmark (BENCHMARKS.md, a group of 1,000
-//! consumers and 10,000 partitions restarted one by one) looks up members,
-//! timers, offsets and requests at nearly every event; a fixed small hasher
-//! also keeps runs identical from one process to the next, which SipHash's
-//! random keys would not.
+//! Why (BENCHMARKS.md, "The tuning round"): at 1,000 consumers × 10,000
+//! partitions the simulator looks members, timers, offsets and requests up
+//! at nearly every event. The fixed id hasher instead of SipHash takes
+//! 17–26 % off the growth workloads, the hash an id carries (taken once
+//! when it is made) 11–20 %, and the partition and sequence hashers 3–6 %
+//! (5.8 % on the dynamic one-by-one restart, the closest to its target). A
+//! fixed hasher also keeps runs identical from one process to the next.
 
 use std::rc::Rc;
 
@@ -39,62 +41,6 @@ pub(crate) fn text_hash(text: &str) -> u64 {
     let mut h = IdHasher::default();
     text.hash(&mut h);
     h.finish()
-}
-
-/// How many distinct topic names a thread interns; later ones are
-/// allocated per [`Topic`] (correct, only slower), so arbitrary input
-/// cannot grow the table without bound.
-pub const MAX_INTERNED: usize = 4_096;
-
-/// An interned name, found in the table by its text.
-struct Interned(Rc<IdText>);
-
-impl PartialEq for Interned {
-    fn eq(&self, other: &Self) -> bool {
-        *self.0 == *other.0
-    }
-}
-
-impl Eq for Interned {}
-
-impl std::hash::Hash for Interned {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.0.text.hash(state)
-    }
-}
-
-impl std::borrow::Borrow<str> for Interned {
-    fn borrow(&self) -> &str {
-        &self.0.text
-    }
-}
-
-thread_local! {
-    static NAMES: std::cell::RefCell<
-        std::collections::HashSet<Interned, std::hash::BuildHasherDefault<IdHasher>>,
-    > = std::cell::RefCell::default();
-}
-
-/// How many names this thread has interned.
-#[cfg(test)]
-pub(crate) fn interned_count() -> usize {
-    NAMES.with(|names| names.borrow().len())
-}
-
-/// The shared copy of `name`: the interned one while the table has room,
-/// else a copy of its own.
-pub(crate) fn intern(name: &str) -> Rc<IdText> {
-    NAMES.with(|names| {
-        if let Some(shared) = names.borrow().get(name) {
-            return Rc::clone(&shared.0);
-        }
-        let fresh = IdText::new(name.to_string());
-        let mut names = names.borrow_mut();
-        if names.len() < MAX_INTERNED {
-            names.insert(Interned(Rc::clone(&fresh)));
-        }
-        fresh
-    })
 }
 
 /// A hash map for ids, with a small fixed hasher instead of the default

@@ -9,8 +9,7 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::rc::Rc;
 
-pub use crate::hash::MAX_INTERNED;
-use crate::hash::{intern, IdText};
+use crate::hash::IdText;
 
 macro_rules! string_id {
     ($(#[$doc:meta])* $name:ident) => {
@@ -124,13 +123,10 @@ impl std::ops::Deref for ProtocolName {
 
 /// A topic's name, shared (one `Rc` of the name and its hash): the
 /// simulator copies and compares partition lists on every rebalance
-/// (assignments, commits, holdings), so
-/// a copy is a reference count instead of an allocation, and two copies of
-/// one name compare equal without reading it. Names are interned per
-/// thread (the first [`MAX_INTERNED`] distinct ones), so the partitions an
-/// assignor hands out this generation share the name of those committed
-/// generations ago. Equality, order and hash are the name's, however the
-/// copies were made; it reads as a `&str`.
+/// (assignments, commits, holdings), so a copy is a reference count
+/// instead of an allocation, and two copies of one name compare equal
+/// without reading it. Equality, order and hash are the name's, however
+/// the copies were made; it reads as a `&str`.
 ///
 /// An `Rc`, not an `Arc`: names and ids stay on the thread that made
 /// them (the broker runs its tasks on one thread), and a count kept without
@@ -157,20 +153,12 @@ impl std::hash::Hash for Topic {
 }
 
 impl Topic {
-    /// The shared copy of `name`.
     pub fn new(name: &str) -> Topic {
-        Topic(intern(name))
+        Topic(IdText::new(name.to_string()))
     }
 
     pub fn as_str(&self) -> &str {
         &self.0.text
-    }
-
-    /// A copy of `name` of its own, not the shared one (what a name past
-    /// the interned ones gets): for tests of lookups by name.
-    #[cfg(test)]
-    pub(crate) fn unshared(name: &str) -> Topic {
-        Topic(IdText::new(name.to_string()))
     }
 
     /// Whether the two are one copy of one name (equal without reading it).
@@ -380,16 +368,17 @@ mod tests {
 
     #[test]
     fn topics_are_shared_and_compare_by_name_however_they_were_made() {
-        use super::{IdText, Topic, MAX_INTERNED};
+        use super::{IdText, Topic};
         use std::cmp::Ordering;
         use std::rc::Rc;
         let a = Topic::from("orders");
-        let b = Topic::from(String::from("orders"));
-        assert!(Rc::ptr_eq(&a.0, &b.0), "one name, one allocation");
+        let b = a.clone();
+        assert!(Rc::ptr_eq(&a.0, &b.0), "a copy shares the name");
+        assert_eq!(a, Topic::from(String::from("orders")));
         assert_eq!(a, b);
         assert_eq!(a, "orders");
         assert_eq!(String::from("orders"), a);
-        // A copy made outside the table (past its limit) still compares by name.
+        // A name made apart compares by its text.
         let outside = Topic(IdText::new("orders".to_string()));
         assert_eq!(outside, a);
         assert_eq!(outside.cmp(&a), Ordering::Equal);
@@ -426,12 +415,6 @@ mod tests {
         use std::hash::BuildHasher;
         assert_eq!(builder.hash_one(&outside), builder.hash_one("orders"));
         assert_eq!(builder.hash_one(&a), builder.hash_one("orders"));
-        // The table stops growing at its limit; names past it still work.
-        for i in 0..MAX_INTERNED + 10 {
-            let name = format!("many-{i}");
-            assert_eq!(Topic::from(name.as_str()), name);
-        }
-        assert!(crate::hash::interned_count() <= MAX_INTERNED);
     }
 }
 

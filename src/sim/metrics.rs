@@ -617,7 +617,7 @@ mod tests {
                 let t = t as u64;
                 // Partition 0 of topic t is held from 10 + t ms; partition 1
                 // never is. The held one goes through a name not shared.
-                let apart = TopicPartition::new(Topic::unshared(name), 0);
+                let apart = TopicPartition::new(Topic::new(name), 0);
                 m.hold(10 + t, &apart);
             }
             let m = m.settled(100);

@@ -9,7 +9,6 @@ use super::messages::{JoinGroupMember, Protocol, RequestId};
 use super::state::GroupState;
 use crate::hash::{IdMap, IdSet, PartitionMap};
 use crate::ids::{GroupInstanceId, MemberId, ProtocolName, TopicPartition};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 /// A parked JoinGroup: the request to answer when the join phase completes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,54 +86,12 @@ pub struct Group {
     pub(super) offsets: PartitionMap<TopicPartition, i64>,
     /// Where each member sits in `members`, so a heartbeat finds its member
     /// without scanning the group. Kept by [`Group::add`], [`Group::remove`]
-    /// and [`Group::rename`]; a lookup checks the slot it is given.
+    /// and [`Group::rename`], the only ways members come, go or change id.
     index: IdMap<MemberId, usize>,
-    /// The slot of the member found last, tried before `index`: one
-    /// request looks its member up three or four times (validate it, park
-    /// or answer it, re-arm its heartbeat), and the id it carries is mostly
-    /// a copy of the member's own, so one pointer comparison settles it.
-    last: LastSlot,
     /// Counts over the members, kept as they change (Kafka's GroupMetadata
     /// keeps `numMembersAwaitingJoin` and `supportedProtocols` the same way),
     /// so a JoinGroup does not scan the group.
     tally: Tally,
-}
-
-/// A member's slot remembered between lookups: only a hint, which
-/// [`Group::index_of`] checks before it trusts it, so it takes no part in
-/// comparing or printing groups. Atomic only to keep `Group` shareable;
-/// a relaxed load or store is a plain one.
-#[derive(Default)]
-struct LastSlot(AtomicUsize);
-
-impl LastSlot {
-    fn get(&self) -> usize {
-        self.0.load(Relaxed)
-    }
-
-    fn set(&self, i: usize) {
-        self.0.store(i, Relaxed);
-    }
-}
-
-impl Clone for LastSlot {
-    fn clone(&self) -> Self {
-        LastSlot(AtomicUsize::new(self.get()))
-    }
-}
-
-impl PartialEq for LastSlot {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-
-impl Eq for LastSlot {}
-
-impl std::fmt::Debug for LastSlot {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("_")
-    }
 }
 
 /// What [`Group`] counts over its members.
@@ -214,7 +171,6 @@ impl Group {
             new_member_added: false,
             offsets: PartitionMap::default(),
             index: IdMap::default(),
-            last: LastSlot::default(),
             tally: Tally::default(),
         }
     }
@@ -332,36 +288,15 @@ impl Group {
         self.index_of(member_id).is_some()
     }
 
+    /// Where member `member_id` sits in the members, found by the index.
     pub fn index_of(&self, member_id: &MemberId) -> Option<usize> {
-        let last = self.last.get();
-        // Two live copies at one address are one id: no text to compare.
-        if self
-            .members
-            .get(last)
-            .is_some_and(|m| m.member_id.same_copy(member_id))
-        {
-            return Some(last);
-        }
-        let found = self.indexed(member_id);
-        if let Some(i) = found {
-            self.last.set(i);
-        }
-        found
-    }
-
-    fn indexed(&self, member_id: &MemberId) -> Option<usize> {
-        match self.index.get(member_id) {
-            Some(&i)
-                if self
-                    .members
-                    .get(i)
-                    .is_some_and(|m| &m.member_id == member_id) =>
-            {
-                Some(i)
-            }
-            // Not indexed: look it up.
-            _ => self.members.iter().position(|m| &m.member_id == member_id),
-        }
+        let i = *self.index.get(member_id)?;
+        debug_assert_eq!(
+            self.members.get(i).map(|m| &m.member_id),
+            Some(member_id),
+            "the index follows add, remove and rename"
+        );
+        Some(i)
     }
 
     pub fn get(&self, member_id: &MemberId) -> Option<&Member> {
@@ -674,49 +609,6 @@ mod tests {
         assert!(slots_match(&g), "a renamed member moves to the end");
         assert_eq!(g.index_of(&"b2".into()), Some(1));
         assert_eq!(g.index_of(&"b".into()), None);
-    }
-
-    /// A lookup checks the slot the index gives it: after `members` was
-    /// reordered behind the index's back, it still finds the right member.
-    #[test]
-    fn a_lookup_whose_slot_went_stale_still_finds_its_member() {
-        let mut g = Group::new("g");
-        g.add(member("a", None, &["range"]));
-        g.add(member("b", None, &["range"]));
-        g.members.swap(0, 1);
-        assert_eq!(g.index_of(&"a".into()), Some(1));
-        assert_eq!(g.index_of(&"b".into()), Some(0));
-        assert_eq!(g.get(&"a".into()).map(|m| m.member_id.as_str()), Some("a"));
-    }
-
-    /// The slot found last is tried first, by the id's address: a request
-    /// carrying the member's own copy of its id finds it there, and after
-    /// the members moved (a removal, a rename, a reorder) or with another
-    /// copy of the text, the lookup still lands on the right member.
-    #[test]
-    fn the_slot_found_last_is_only_a_hint() {
-        let mut g = Group::new("g");
-        for id in ["a", "b", "c"] {
-            g.add(member(id, None, &["range"]));
-        }
-        let own = |g: &Group, i: usize| g.members[i].member_id.clone();
-        let (b, c) = (own(&g, 1), own(&g, 2));
-        assert_eq!(g.index_of(&c), Some(2));
-        assert_eq!(g.last.get(), 2);
-        assert_eq!(g.index_of(&c), Some(2), "found again by its address");
-        g.remove(&"a".into());
-        assert_eq!(g.index_of(&b), Some(0), "slot 2 is past the end now");
-        assert_eq!(g.last.get(), 0);
-        g.members.swap(0, 1);
-        assert_eq!(g.index_of(&b), Some(1), "slot 0 holds c now");
-        assert_eq!(g.index_of(&MemberId::from("c")), Some(0), "another copy");
-        assert!(g.rename(&b, &"b2".into()));
-        assert_eq!(g.index_of(&b), None, "the old id is gone");
-        assert_eq!(g.index_of(&c), Some(0));
-        let copy = g.clone();
-        assert_eq!(copy, g);
-        assert_eq!(copy.index_of(&"b2".into()), Some(1));
-        assert_eq!(copy, g, "the hint takes no part in equality");
     }
 
     /// GMT `testSelectProtocol` L194 (spec §3.1, selectProtocol): one member
