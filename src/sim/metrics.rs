@@ -109,19 +109,15 @@ pub struct Metrics {
 /// reader asks ([`Metrics::settled`]) — so advancing the clock costs the
 /// same whatever the group's size. What a partition's figures need is in
 /// its slot, so charging an interval looks nothing up by name.
-///
-/// Three words, with no `Option` padding: a large group's slots are read
-/// at each rebalance for every partition let go and taken, and the fewer
-/// cache lines they take, the fewer the simulator waits for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Slot {
     /// Running consumers that hold this partition (one unless fenced ones linger).
     holders: u32,
     /// Its owner in the last stored assignment (as `owner_grid` has it):
-    /// an index into `owner_names`, or [`Slot::NO_OWNER`].
-    owner: u32,
-    /// Since when nobody holds it, or [`Slot::HELD`].
-    unheld_since: u64,
+    /// an index into `owner_names`.
+    owner: Option<usize>,
+    /// Since when nobody holds it; `None` while somebody does.
+    unheld_since: Option<u64>,
     /// Unavailable ms charged to this partition so far.
     unavailable_ms: u64,
 }
@@ -165,8 +161,8 @@ impl Metrics {
             let owner = owners.get(slots.len()).copied().flatten();
             slots.push(Slot {
                 holders: 0,
-                owner: Slot::owner_of(owner),
-                unheld_since: now_ms,
+                owner,
+                unheld_since: Some(now_ms),
                 unavailable_ms: 0,
             });
             self.partitions += 1;
@@ -195,7 +191,7 @@ impl Metrics {
         debug_assert!(slot.holders > 0, "{p} released more often than held");
         slot.holders = slot.holders.saturating_sub(1);
         if slot.holders == 0 {
-            slot.unheld_since = now_ms;
+            slot.unheld_since = Some(now_ms);
             self.unheld += 1;
         }
     }
@@ -263,7 +259,7 @@ impl Metrics {
         } = self;
         for (_, slots) in slots.iter_mut() {
             for slot in slots.iter_mut() {
-                if slot.unheld_since == Slot::HELD {
+                if slot.unheld_since.is_none() {
                     continue;
                 }
                 if let Some((owner, dt)) = slot.close(now_ms, Some(now_ms)) {
@@ -308,7 +304,7 @@ impl Metrics {
                 slots
                     .iter()
                     .enumerate()
-                    .filter(|(_, s)| s.unheld_since != Slot::HELD)
+                    .filter(|(_, s)| s.unheld_since.is_some())
                     .map(move |(i, _)| TopicPartition::new(&name, i as u32))
             })
             .collect();
@@ -486,7 +482,7 @@ impl Metrics {
         for (topic, slots) in &mut self.slots {
             let row = owners.get(topic.as_str()).map_or(&[][..], Vec::as_slice);
             for (i, slot) in slots.iter_mut().enumerate() {
-                slot.owner = Slot::owner_of(row.get(i).copied().flatten());
+                slot.owner = row.get(i).copied().flatten();
             }
         }
         self.owner_grid = owners;
@@ -524,35 +520,18 @@ impl Metrics {
 }
 
 impl Slot {
-    /// `unheld_since` of a partition somebody holds (times stop far below:
-    /// scenario::limits bounds them by 10^12 ms).
-    const HELD: u64 = u64::MAX;
-    /// `owner` of a partition no stored assignment gives anyone.
-    const NO_OWNER: u32 = u32::MAX;
-
-    /// `owner` for an owner index (consumers number far fewer than 2^32).
-    fn owner_of(owner: Option<usize>) -> u32 {
-        owner
-            .and_then(|o| u32::try_from(o).ok())
-            .unwrap_or(Self::NO_OWNER)
-    }
-
     /// Ends the open unheld interval, if any, at `now_ms` (`reopen` starts
     /// a new one or leaves the partition held) and adds it to the
     /// partition's figure. Returns whom to charge and how much, when the
     /// interval was not empty.
     fn close(&mut self, now_ms: u64, reopen: Option<u64>) -> Option<(Option<usize>, u64)> {
-        let since = std::mem::replace(&mut self.unheld_since, reopen.unwrap_or(Self::HELD));
-        if since == Self::HELD {
-            return None;
-        }
+        let since = std::mem::replace(&mut self.unheld_since, reopen)?;
         let dt = now_ms.saturating_sub(since);
         if dt == 0 {
             return None;
         }
         self.unavailable_ms += dt;
-        let owner = (self.owner != Self::NO_OWNER).then_some(self.owner as usize);
-        Some((owner, dt))
+        Some((self.owner, dt))
     }
 }
 
