@@ -154,9 +154,6 @@ pub struct World {
     next_request: RequestId,
     request_counts: IdMap<Requester, u64>,
     pub(super) log: Vec<LogEntry>,
-    /// The sentences written for log entries so far, by index
-    /// ([`Self::log_text`]); a clone keeps them, as its log is the same.
-    log_texts: std::cell::RefCell<Vec<Option<std::sync::Arc<str>>>>,
     trace: Vec<TraceRecord>,
     /// Whether trace records are kept (the CLI does; the UI does not need them).
     tracing: bool,
@@ -222,7 +219,6 @@ impl World {
             next_request: 0,
             request_counts: IdMap::default(),
             log: Vec::new(),
-            log_texts: Default::default(),
             trace: Vec::new(),
             tracing: false,
             logging: true,
@@ -316,66 +312,6 @@ impl World {
     /// The event log so far, oldest first.
     pub fn log(&self) -> &[LogEntry] {
         &self.log
-    }
-
-    /// The sentence `write` gives log entry `i`, written once per world:
-    /// views that show the log again at every step (its newest lines, a
-    /// filter over all of them) read it back instead of writing it again.
-    /// `write` must depend only on the entry and the consumers' names,
-    /// which a world never changes (`narrate::entry`). Panics if there is
-    /// no entry `i`.
-    pub fn log_text(
-        &self,
-        i: usize,
-        write: impl FnOnce(&LogEntry, &[Client]) -> String,
-    ) -> std::sync::Arc<str> {
-        let entry = &self.log[i];
-        let mut texts = self.log_texts.borrow_mut();
-        if texts.len() <= i {
-            texts.resize(self.log.len(), None);
-        }
-        texts[i]
-            .get_or_insert_with(|| write(entry, &self.clients).into())
-            .clone()
-    }
-
-    /// Takes the sentences `other` has written for the log entries the two
-    /// worlds share, so that a world rebuilt from a checkpoint (Step back,
-    /// the timeline) does not write again what the world it replaces had
-    /// written for the same entries. `other` must be a run of the same
-    /// history as far as this world goes (the world the rebuild replays:
-    /// the same scenario, seed and user actions), whose entries are then
-    /// this world's, and a sentence depends on nothing else
-    /// ([`Self::log_text`]). As a check, nothing is taken if the consumers
-    /// are named otherwise, nor from the first entry on whose time, rule,
-    /// consumer or kind of event differ (a whole comparison of the entries
-    /// would cost the page a kilobyte of code).
-    pub fn adopt_log_texts(&self, other: &World) {
-        let named_alike = self.clients.len() == other.clients.len()
-            && (self.clients.iter())
-                .zip(&other.clients)
-                .all(|(a, b)| a.config.name == b.config.name);
-        if !named_alike {
-            return;
-        }
-        let theirs = other.log_texts.borrow();
-        let shared = self.log.len().min(other.log.len()).min(theirs.len());
-        let mut ours = self.log_texts.borrow_mut();
-        if ours.len() < shared {
-            ours.resize(self.log.len(), None);
-        }
-        let alike = |a: &LogEntry, b: &LogEntry| {
-            (a.at_ms, a.rule, a.consumer) == (b.at_ms, b.rule, b.consumer)
-                && std::mem::discriminant(&a.event) == std::mem::discriminant(&b.event)
-        };
-        for (i, text) in theirs[..shared].iter().enumerate() {
-            if !alike(&self.log[i], &other.log[i]) {
-                return;
-            }
-            if let (None, Some(text)) = (&ours[i], text) {
-                ours[i] = Some(text.clone());
-            }
-        }
     }
 
     /// The run's records so far (empty unless [`Self::set_tracing`] is on).

@@ -65,7 +65,7 @@ impl AppState {
         };
         self.playing = false;
         let before = self.world.state();
-        self.world = f.world;
+        self.replace_world(f.world);
         self.user_actions = f.user_actions;
         self.checkpoints = f.checkpoints;
         self.max_steps = f.max_steps;

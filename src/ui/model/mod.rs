@@ -34,6 +34,7 @@ use crate::ui::model::step_info::{StepInfo, StepProbe};
 use crate::ui::model::user_action::{apply_user, validate_user};
 use fork::Fork;
 pub use live::{check_url, parse_message, Live, LiveEvent, LiveStatus};
+use log_texts::LogTexts;
 use seen::Seen;
 use std::ops::Range;
 use std::rc::Rc;
@@ -118,6 +119,8 @@ pub struct AppState {
     /// The run. Tests and benchmarks drive it directly; the page only
     /// reads it.
     pub world: World,
+    /// The sentences of `world`'s log written so far.
+    log_texts: LogTexts,
     /// The user's actions, in the order taken (step order).
     user_actions: Vec<TakenAction>,
     checkpoints: Vec<Rc<World>>,
@@ -189,6 +192,7 @@ impl AppState {
             scenario,
             checkpoints: vec![Rc::new(world.clone())],
             world,
+            log_texts: LogTexts::default(),
             user_actions: Vec::new(),
             playing: false,
             speed: DEFAULT_SPEED,
@@ -566,6 +570,19 @@ impl AppState {
         narration::narration(&self.world, &log[start..end])
     }
 
+    /// The narrator's sentence for the world's log entry `i`, written once.
+    pub fn log_text(&self, i: usize) -> std::sync::Arc<str> {
+        self.log_texts.text(&self.world, i)
+    }
+
+    /// Puts `world`, a run of the same history as the one it replaces
+    /// (rebuilt from a checkpoint, or a fork restored), in its place,
+    /// keeping the log's sentences the two share.
+    fn replace_world(&mut self, world: World) {
+        self.log_texts.keep_shared(&self.world, &world);
+        self.world = world;
+    }
+
     /// The event-log entries that match the filter, as indices into `world.log()`.
     pub fn filtered_log(&self) -> Vec<usize> {
         let f = crate::ui::model::format::lowercase(&self.log_filter);
@@ -574,7 +591,7 @@ impl AppState {
                 f.is_empty() || {
                     let e = &self.world.log()[i];
                     let who = e.consumer.map(|c| &*self.world.clients()[c].config().name);
-                    contains_lowercase(&self.world.log_text(i, crate::narrate::entry), &f)
+                    contains_lowercase(&self.log_text(i), &f)
                         || who.is_some_and(|who| is_lowercase_of(who, &f))
                         || e.rule.is_some_and(|r| r.id().contains(&f))
                 }
@@ -641,6 +658,7 @@ mod lesson_tests;
 mod live;
 #[cfg(test)]
 mod live_tests;
+mod log_texts;
 pub mod marks;
 pub mod message;
 pub mod mode;

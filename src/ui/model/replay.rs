@@ -75,8 +75,7 @@ impl AppState {
         }
         let before = self.world.state();
         let topics_changed = world.topics() != self.world.topics();
-        world.adopt_log_texts(&self.world);
-        self.world = world;
+        self.replace_world(world);
         self.applied = applied;
         self.narrated = narrated;
         self.record_transition(before);

@@ -16,7 +16,7 @@ mod item;
 
 use crate::coordinator::classic::Event;
 use crate::narrate;
-use crate::sim::{Source, World, WorldEvent};
+use crate::sim::{Source, WorldEvent};
 use crate::ui::model::AppState;
 use item::EventItem;
 use std::ops::Range;
@@ -82,13 +82,10 @@ fn views_of(state: &AppState, indices: &[usize]) -> Vec<LogView> {
             let e = &world.log()[i];
             let (sentence, consumer) = match &e.event {
                 WorldEvent::Coordinator(event) => (
-                    sentence_of(world, i, event),
+                    sentence_of(state, i, event),
                     e.consumer.or_else(|| world.subject_of(event)),
                 ),
-                _ => (
-                    world.log_text(i, narrate::entry).to_string().into(),
-                    e.consumer,
-                ),
+                _ => (state.log_text(i).to_string().into(), e.consumer),
             };
             LogView {
                 at_ms: e.at_ms,
@@ -107,15 +104,16 @@ fn views_of(state: &AppState, indices: &[usize]) -> Vec<LogView> {
         .collect()
 }
 
-/// The sentence of coordinator entry `i` (its `event`): the world's copy
+/// The sentence of coordinator entry `i` (its `event`): the one written once
 /// when it names no member id, else written again with their places.
-fn sentence_of(world: &World, i: usize, event: &Event) -> narrate::Sentence {
+fn sentence_of(state: &AppState, i: usize, event: &Event) -> narrate::Sentence {
+    let world = &state.world;
     let mut names_ids = false;
     event.each_member_id(|_| names_ids = true);
     if names_ids {
         narrate::entry_sentence(&world.log()[i], world.clients())
     } else {
-        world.log_text(i, narrate::entry).to_string().into()
+        state.log_text(i).to_string().into()
     }
 }
 
