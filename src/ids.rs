@@ -56,6 +56,17 @@ macro_rules! string_id {
             }
         }
         impl Eq for $name {}
+        /// An id equals the text it is.
+        impl PartialEq<str> for $name {
+            fn eq(&self, other: &str) -> bool {
+                self.as_str() == other
+            }
+        }
+        impl PartialEq<&str> for $name {
+            fn eq(&self, other: &&str) -> bool {
+                self.as_str() == *other
+            }
+        }
         impl Ord for $name {
             fn cmp(&self, other: &Self) -> Ordering {
                 if self.same_copy(other) {

@@ -465,7 +465,7 @@ async fn a_coordinator_sentence_naming_one_consumers_member_id_takes_its_colour(
 async fn member_ids_in_events_show_short_but_keep_their_full_text() {
     let (state, _) = stable_group();
     let entries = log_views(&state);
-    let full = state.world.snapshot().consumers[1].member_id.clone();
+    let full = state.world.snapshot().consumers[1].member_id.to_string();
     let root = mount::<EventLog>(event_log_props(entries, Callback::noop())).await;
 
     let ids = all(&root, "code.mid");

@@ -1,16 +1,19 @@
 //! An immutable view of the world for the UI: everything a panel draws,
-//! with member ids already mapped to consumer names.
+//! with member ids already mapped to consumer names. Ids keep their types
+//! (member, instance and consumer ids); names are for people.
 
 use super::client::ClientState;
 use super::metrics::Metrics;
+use super::ConsumerId;
 use crate::coordinator::classic::{Api, ErrorCode, GroupState, TopicPartition};
+use crate::ids::{GroupInstanceId, MemberId, ProtocolName};
 use std::sync::Arc;
 
 /// One row of the instance-id → member-id map.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InstanceRow {
-    pub instance_id: String,
-    pub member_id: String,
+    pub instance_id: GroupInstanceId,
+    pub member_id: MemberId,
     pub consumer: Option<String>,
     /// Earlier member ids of this instance, oldest first.
     pub history: Vec<EarlierMemberId>,
@@ -21,17 +24,17 @@ pub struct InstanceRow {
 /// sent with it was refused with FENCED_INSTANCE_ID.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EarlierMemberId {
-    pub member_id: String,
+    pub member_id: MemberId,
     pub fenced: bool,
 }
 
 /// One consumer card.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConsumerView {
-    pub index: usize,
+    pub index: ConsumerId,
     pub name: String,
-    pub instance_id: Option<String>,
-    pub member_id: String,
+    pub instance_id: Option<GroupInstanceId>,
+    pub member_id: MemberId,
     pub state: ClientState,
     pub fatal_error: Option<ErrorCode>,
     pub owned: Vec<TopicPartition>,
@@ -82,11 +85,11 @@ pub struct Snapshot {
     pub next_event_ms: Option<u64>,
     pub state: GroupState,
     pub generation_id: i32,
-    pub leader: Option<String>,
+    pub leader: Option<MemberId>,
     pub leader_name: Option<String>,
-    pub protocol_name: Option<String>,
+    pub protocol_name: Option<ProtocolName>,
     pub instances: Vec<InstanceRow>,
-    pub pending_members: Vec<String>,
+    pub pending_members: Vec<MemberId>,
     pub consumers: Vec<ConsumerView>,
     pub partitions: Vec<PartitionView>,
     pub messages: Vec<MessageView>,

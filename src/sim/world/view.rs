@@ -3,9 +3,11 @@
 
 use super::{Sender, SimEvent, World};
 use crate::coordinator::classic::{GroupState, TimerKey, TopicPartition};
+use crate::ids::MemberId;
 use crate::sim::event::LogEntry;
 use crate::sim::metrics::Metrics;
 use crate::sim::snapshot::*;
+use crate::sim::ConsumerId;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -32,7 +34,7 @@ impl World {
     /// An immutable view for the UI.
     pub fn snapshot(&self) -> Snapshot {
         let g = self.coordinator.group();
-        let leader = g.and_then(|g| g.leader_id()).map(|l| l.to_string());
+        let leader = g.and_then(|g| g.leader_id()).cloned();
         let metrics = self.metrics();
         Snapshot {
             now_ms: self.now_ms,
@@ -41,13 +43,11 @@ impl World {
             next_event_ms: self.next_event_ms(),
             state: g.map_or(GroupState::Dead, |g| g.state()),
             generation_id: g.map_or(-1, |g| g.generation_id()),
-            leader_name: leader.as_deref().and_then(|l| self.name_of(l)),
+            leader_name: leader.as_ref().and_then(|l| self.name_of(l.as_str())),
             leader,
-            protocol_name: g.and_then(|g| g.protocol_name().map(|p| p.to_string())),
+            protocol_name: g.and_then(|g| g.protocol_name()).cloned(),
             instances: self.instance_rows(),
-            pending_members: g
-                .map(|g| g.pending_members().iter().map(|m| m.to_string()).collect())
-                .unwrap_or_default(),
+            pending_members: g.map(|g| g.pending_members().to_vec()).unwrap_or_default(),
             consumers: self.consumer_views(),
             partitions: self.partition_views(&metrics),
             messages: self.message_views(),
@@ -65,7 +65,7 @@ impl World {
     fn earlier_ids(&self, ids: &[crate::coordinator::classic::MemberId]) -> Vec<EarlierMemberId> {
         ids.iter()
             .map(|m| EarlierMemberId {
-                member_id: m.to_string(),
+                member_id: m.clone(),
                 fenced: self.fenced_member_ids.contains(m),
             })
             .collect()
@@ -79,8 +79,8 @@ impl World {
             .static_members_in_order()
             .into_iter()
             .map(|(iid, mid)| InstanceRow {
-                instance_id: iid.to_string(),
-                member_id: mid.to_string(),
+                instance_id: iid.clone(),
+                member_id: mid.clone(),
                 consumer: self.name_of(mid.as_str()),
                 history: self
                     .instance_history
@@ -93,8 +93,8 @@ impl World {
         for (iid, h) in &self.instance_history {
             if !g.static_members().contains_key(iid) {
                 rows.push(InstanceRow {
-                    instance_id: iid.to_string(),
-                    member_id: String::new(),
+                    instance_id: iid.clone(),
+                    member_id: MemberId::default(),
                     consumer: h.last().and_then(|m| self.name_of(m.as_str())),
                     history: self.earlier_ids(h),
                 });
@@ -114,10 +114,10 @@ impl World {
                     .timer(&TimerKey::Heartbeat(c.member_id.clone()));
                 let in_group = g.is_some_and(|g| !c.member_id.is_empty() && g.has(&c.member_id));
                 ConsumerView {
-                    index,
+                    index: ConsumerId(index),
                     name: c.config.name.clone(),
-                    instance_id: c.config.group_instance_id.as_ref().map(|i| i.to_string()),
-                    member_id: c.member_id.to_string(),
+                    instance_id: c.config.group_instance_id.clone(),
+                    member_id: c.member_id.clone(),
                     state: c.state,
                     fatal_error: c.fatal_error,
                     owned: c.owned.clone(),

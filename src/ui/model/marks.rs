@@ -30,7 +30,7 @@ pub fn consumer_index(snap: &Snapshot, name: &str) -> Option<usize> {
     snap.consumers
         .iter()
         .find(|c| c.name == name)
-        .map(|c| c.index)
+        .map(|c| c.index.0)
 }
 
 /// A piece of an event's text: plain words, or a member id split into the

@@ -39,7 +39,7 @@ pub fn EmbedConsumers(props: &EmbedConsumersProps) -> Html {
         let is_static = c.instance_id.is_some();
         html! {
             <li key={c.name.clone()}
-                class={classes!("embed-member", consumer_classes(c.index), format!("client-{}", c.state.name()))}
+                class={classes!("embed-member", consumer_classes(c.index.0), format!("client-{}", c.state.name()))}
                 data-name={c.name.clone()} data-static={is_static.to_string()} data-client-state={c.state.name()}>
                 <span class="swatch" aria-hidden="true"></span>
                 <span class="embed-member-name">{ &c.name }</span>

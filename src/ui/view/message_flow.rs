@@ -63,8 +63,8 @@ fn lanes(snap: &Snapshot, with_admin: bool) -> Vec<Lane> {
         name: Some(c.name.clone()),
         label: c.name.clone(),
         class: classes!(
-            consumer_class(c.index),
-            colour_repeats(c.index).then_some("consumer-hatch")
+            consumer_class(c.index.0),
+            colour_repeats(c.index.0).then_some("consumer-hatch")
         ),
     }));
     if with_admin {

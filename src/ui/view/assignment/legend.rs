@@ -25,7 +25,7 @@ pub fn keys(snap: &Snapshot) -> Vec<Key> {
         .iter()
         .map(|c| Key {
             name: AttrValue::from(c.name.clone()),
-            index: c.index,
+            index: c.index.0,
             count: count.get(c.name.as_str()).copied().unwrap_or(0),
         })
         .collect()

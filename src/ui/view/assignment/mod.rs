@@ -115,11 +115,12 @@ fn cells_of(parts: &[PartitionView], owners: &Owners) -> Vec<Cell> {
 #[component]
 pub fn AssignmentGrid(props: &AssignmentGridProps) -> Html {
     let snap = &*props.snap;
-    let owners: Owners = crate::ordered::map_of(
-        snap.consumers
-            .iter()
-            .map(|c| (c.name.as_str(), (c.index, AttrValue::from(c.name.clone())))),
-    );
+    let owners: Owners = crate::ordered::map_of(snap.consumers.iter().map(|c| {
+        (
+            c.name.as_str(),
+            (c.index.0, AttrValue::from(c.name.clone())),
+        )
+    }));
     let rows = by_topic(&snap.partitions)
         .into_iter()
         .map(|(topic, parts)| {

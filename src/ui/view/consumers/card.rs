@@ -33,11 +33,11 @@ pub fn ConsumerCard(props: &ConsumerCardProps) -> Html {
     let c = &props.view;
     let is_static = c.instance_id.is_some();
     html! {
-        <article class={classes!("member", consumer_classes(c.index),
+        <article class={classes!("member", consumer_classes(c.index.0),
                                  if is_static { "member-static" } else { "member-dynamic" },
                                  format!("client-{}", c.state.name()),
                                  props.selected.then_some("member-selected"))}
-                 data-testid="member" data-name={c.name.clone()} data-member-id={c.member_id.clone()}
+                 data-testid="member" data-name={c.name.clone()} data-member-id={c.member_id.to_string()}
                  data-static={is_static.to_string()} data-client-state={c.state.name()}
                  aria-label={format!("Consumer {}", c.name)}>
             { head(props) }
@@ -141,7 +141,7 @@ fn facts(c: &ConsumerView) -> Html {
                     if c.member_id.is_empty() {
                         <span class="muted">{ "none yet" }</span>
                     } else {
-                        <code class="member-id" title={c.member_id.clone()}>{ short_member_id(&c.member_id) }</code>
+                        <code class="member-id" title={c.member_id.to_string()}>{ short_member_id(c.member_id.as_str()) }</code>
                     }
                     if let Some(err) = c.fatal_error {
                         <s class="fatal-error" title={err.message()}>{ err.name() }</s>

@@ -5,6 +5,7 @@
 //! refused with `FENCED_INSTANCE_ID` (spec §4 r3, r5); below it the pending
 //! dynamic members of KIP-394 (told `MEMBER_ID_REQUIRED`, not members yet).
 
+use crate::ids::MemberId;
 use crate::sim::snapshot::InstanceRow;
 use crate::sim::Snapshot;
 use crate::ui::model::format::short_member_id;
@@ -62,16 +63,16 @@ fn instance_row(snap: &Snapshot, row: &InstanceRow) -> Html {
         .consumer
         .as_ref()
         .and_then(|n| snap.consumers.iter().find(|c| c.name == *n))
-        .map(|c| consumer_classes(c.index))
+        .map(|c| consumer_classes(c.index.0))
         .unwrap_or_default();
     html! {
-        <tr key={row.instance_id.clone()} class={classes!("instance-row", colour, removed.then_some("removed"))}
-            data-testid="instance-row" data-instance-id={row.instance_id.clone()}
-            data-member-id={row.member_id.clone()}>
+        <tr key={row.instance_id.to_string()} class={classes!("instance-row", colour, removed.then_some("removed"))}
+            data-testid="instance-row" data-instance-id={row.instance_id.to_string()}
+            data-member-id={row.member_id.to_string()}>
             <th scope="row">
                 <span class="swatch" aria-hidden="true"></span>
-                <code>{ &row.instance_id }</code>
-                if let Some(name) = row.consumer.as_ref().filter(|n| **n != row.instance_id) {
+                <code>{ row.instance_id.to_string() }</code>
+                if let Some(name) = row.consumer.as_ref().filter(|n| n.as_str() != row.instance_id.as_str()) {
                     <span class="muted consumer-name">{ format!(" ({name})") }</span>
                 }
             </th>
@@ -81,7 +82,7 @@ fn instance_row(snap: &Snapshot, row: &InstanceRow) -> Html {
                         { "— removed" }
                     </span>
                 } else {
-                    { member_id(&row.member_id) }
+                    { member_id(row.member_id.as_str()) }
                 }
             </td>
             <td class="history">
@@ -97,7 +98,7 @@ fn instance_row(snap: &Snapshot, row: &InstanceRow) -> Html {
                     };
                     html! {
                         <span class="old-id" data-fenced={old.fenced.to_string()} {title}>
-                            <s><code class="member-id">{ short_member_id(id) }</code></s>
+                            <s><code class="member-id">{ short_member_id(id.as_str()) }</code></s>
                             <span class={class}>{ tag }</span>
                         </span>
                     }
@@ -108,7 +109,7 @@ fn instance_row(snap: &Snapshot, row: &InstanceRow) -> Html {
 }
 
 /// The dynamic members told `MEMBER_ID_REQUIRED` that have not joined yet.
-fn pending(members: &[String]) -> Html {
+fn pending(members: &[MemberId]) -> Html {
     html! {
         <div class="pending">
             <span class="pending-label">
@@ -118,7 +119,7 @@ fn pending(members: &[String]) -> Html {
                 <span class="muted">{ " none" }</span>
             } else {
                 { for members.iter().map(|m| html! {
-                    <span key={m.clone()} class="pending-id">{ member_id(m) }</span>
+                    <span key={m.to_string()} class="pending-id">{ member_id(m.as_str()) }</span>
                 }) }
             }
         </div>

@@ -36,7 +36,7 @@ pub fn GroupPanel(props: &GroupPanelProps) -> Html {
             <GroupSummary snap={Rc::clone(snap)} />
             <StateDiagram {state} {generation}
                           last_transition={shown_transition(props.last_transition, snap.generation_id)}
-                          leader={snap.leader_name.clone().or_else(|| snap.leader.clone())}
+                          leader={snap.leader_name.clone().or_else(|| snap.leader.as_ref().map(|l| l.to_string()))}
                           compact_when_narrow={props.compact_when_narrow} />
             if !group_exists(snap) {
                 <p class="state-explanation">

@@ -16,10 +16,10 @@ pub struct GroupSummaryProps {
 fn leader(snap: &Snapshot) -> Html {
     match (&snap.leader_name, &snap.leader) {
         (Some(name), Some(id)) => html! {
-            <>{ name }{ " " }<code class="member-id" title={id.clone()}>{ short_member_id(id) }</code></>
+            <>{ name }{ " " }<code class="member-id" title={id.to_string()}>{ short_member_id(id.as_str()) }</code></>
         },
         (None, Some(id)) => {
-            html! { <code class="member-id" title={id.clone()}>{ short_member_id(id) }</code> }
+            html! { <code class="member-id" title={id.to_string()}>{ short_member_id(id.as_str()) }</code> }
         }
         _ => html! { <span class="muted">{ "none" }</span> },
     }
@@ -40,7 +40,7 @@ pub fn GroupSummary(props: &GroupSummaryProps) -> Html {
             <div class="summary-item">
                 <dt>{ "Protocol" }</dt>
                 <dd>
-                    if let Some(p) = &snap.protocol_name { <code>{ p }</code> } else { <span class="muted">{ "none" }</span> }
+                    if let Some(p) = &snap.protocol_name { <code>{ p.to_string() }</code> } else { <span class="muted">{ "none" }</span> }
                 </dd>
             </div>
             { rebalance_cost(snap) }

@@ -49,7 +49,7 @@ fn consumer_rows(snap: &Snapshot) -> Vec<(String, Option<usize>, ConsumerMetrics
         .iter()
         .map(|c| {
             let m = per.get(&c.name).cloned().unwrap_or_default();
-            (c.name.clone(), Some(c.index), m)
+            (c.name.clone(), Some(c.index.0), m)
         })
         .collect();
     for (name, m) in per {
