@@ -1,4 +1,4 @@
-//! `groupscope`: run or check scenario files (spec/scenario-format.md).
+//! `groupscope`: run or check scenario files (docs/spec/scenario-format.md).
 //!
 //! ```text
 //! groupscope run FILE [--seed N]   # the trace as NDJSON on stdout
@@ -8,6 +8,7 @@
 //! groupscope export FILE --format ndjson|markdown|mermaid|svg [--seed N] [--from-ms A] [--to-ms B]
 //! groupscope replay --bootstrap HOST:PORT [--time-scale N] [--check] FILE...   # against a real Kafka broker
 //! groupscope check --trace TRACE FILE   # judges a recorded (broker) trace with FILE's expectations
+//! groupscope diff FILE --trace TRACE   # where a real broker's trace of FILE differs from GroupScope's run
 //! groupscope broker [--port 9092] [--topic NAME:N]... [--record FILE]   # a local Kafka endpoint for real clients
 //! ```
 //! Exit codes: 0 ok, 1 an expectation failed, 2 bad input.

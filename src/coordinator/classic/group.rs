@@ -303,7 +303,7 @@ impl Group {
         self.index_of(member_id).map(|i| &self.members[i])
     }
 
-    pub fn get_mut(&mut self, member_id: &MemberId) -> Option<&mut Member> {
+    pub(super) fn get_mut(&mut self, member_id: &MemberId) -> Option<&mut Member> {
         self.index_of(member_id).map(|i| &mut self.members[i])
     }
 
