@@ -117,13 +117,13 @@ fn a_static_restart_keeps_its_consumer_and_its_partitions() {
     let restarted = world
         .clients()
         .iter()
-        .find(|c| c.past_member_ids.len() >= 2)
+        .find(|c| c.past_member_ids().len() >= 2)
         .expect("one consumer had two member ids");
     assert_eq!(
-        restarted.state,
+        restarted.state(),
         ClientState::Stable,
         "{}",
-        restarted.config.name
+        restarted.config().name
     );
 }
 
