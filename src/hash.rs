@@ -222,3 +222,78 @@ impl std::hash::Hasher for IdHasher {
         self.mix(i as u64);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! The hashers alone; the hashes ids and partitions carry are tested
+    //! with the ids (in ids.rs).
+    use super::*;
+
+    /// Consecutive request ids hash to consecutive buckets, their tags
+    /// still differ, and a sequence map finds what it holds.
+    #[test]
+    fn consecutive_numbers_hash_to_consecutive_buckets() {
+        use std::hash::{BuildHasher, BuildHasherDefault};
+        let h = BuildHasherDefault::<SequenceHasher>::default();
+        let below_tag = (1u64 << PartitionHasher::TAG_SHIFT) - 1;
+        let hashes: Vec<u64> = (1_000..1_064_u64).map(|i| h.hash_one(i)).collect();
+        for pair in hashes.windows(2) {
+            assert_eq!(
+                (pair[1] & below_tag) - (pair[0] & below_tag),
+                1,
+                "{pair:x?}"
+            );
+        }
+        let tags: IdSet<u64> = hashes
+            .iter()
+            .map(|x| x >> PartitionHasher::TAG_SHIFT)
+            .collect();
+        assert!(tags.len() > 32, "{} tags for 64 numbers", tags.len());
+        // Requests come and go as a window: each id is answered a hundred
+        // ids later, the multiples of seven never.
+        let mut map: SequenceMap<u64> = SequenceMap::default();
+        for i in 0..10_000_u64 {
+            map.insert(i, i * 3);
+            if let Some(old) = i.checked_sub(100).filter(|old| old % 7 != 0) {
+                assert_eq!(map.remove(&old), Some(old * 3));
+            }
+        }
+        for i in 0..10_000_u64 {
+            let kept = i >= 9_900 || i % 7 == 0;
+            assert_eq!(map.get(&i), kept.then_some(&(i * 3)), "{i}");
+        }
+        assert_eq!(map.get(&10_000), None);
+    }
+
+    /// Integers written straight hash as their bytes written would, so
+    /// maps keyed by them iterate as they did; a `usize` or `isize` is one
+    /// word on every target (the bytes of its `u64` on wasm32).
+    #[test]
+    fn integers_hash_as_their_bytes() {
+        use std::hash::Hasher;
+        let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+        for _ in 0..1_000 {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let (mut a, mut b) = (IdHasher(x >> 7), IdHasher(x >> 7));
+            a.write_u64(x);
+            b.write(&x.to_ne_bytes());
+            a.write_usize(x as usize);
+            a.write_isize(x as isize);
+            if cfg!(target_pointer_width = "64") {
+                b.write(&(x as usize).to_ne_bytes());
+                b.write(&(x as isize).to_ne_bytes());
+            } else {
+                // One word each on wasm32 too, widened as `as u64` does.
+                b.write(&(x as usize as u64).to_ne_bytes());
+                b.write(&(x as isize as u64).to_ne_bytes());
+            }
+            a.write_u8(x as u8);
+            b.write(&[x as u8]);
+            a.write_u16(x as u16);
+            b.write(&(x as u16).to_le_bytes());
+            a.write_u32(x as u32);
+            b.write(&(x as u32).to_le_bytes());
+            assert_eq!(a.finish(), b.finish());
+        }
+    }
+}
