@@ -661,7 +661,7 @@ fn withheld_for_good(world: &groupscope::sim::World) -> Vec<String> {
     let assigned: std::collections::BTreeSet<String> = g
         .members()
         .iter()
-        .flat_map(|m| m.assignment.iter().map(|p| p.to_string()))
+        .flat_map(|m| m.assignment().iter().map(|p| p.to_string()))
         .collect();
     world
         .topics_at_assignment()
@@ -801,8 +801,8 @@ fn assignment_by_instance(world: &groupscope::sim::World) -> Vec<(String, Vec<u3
         .members()
         .iter()
         .map(|m| {
-            let iid = m.group_instance_id.as_ref().unwrap().to_string();
-            (iid, m.assignment.iter().map(|p| p.partition).collect())
+            let iid = m.group_instance_id().as_ref().unwrap().to_string();
+            (iid, m.assignment().iter().map(|p| p.partition).collect())
         })
         .collect();
     out.sort();
@@ -1240,7 +1240,11 @@ fn a_join_group_v0_client_is_held_to_its_session_timeout_as_rebalance_timeout() 
         let mut world = world_of(&file, 0).unwrap();
         while world.step() {}
         let g = world.coordinator().group().expect("a group");
-        assert_eq!(g.members()[0].rebalance_timeout_ms, expected, "v{version}");
+        assert_eq!(
+            g.members()[0].rebalance_timeout_ms(),
+            expected,
+            "v{version}"
+        );
     }
 }
 

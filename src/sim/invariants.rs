@@ -153,7 +153,7 @@ fn check_static_map_of(g: &Group, touched: &[MemberId], out: &mut Vec<ViolationK
     let consistent = g.num_static() == g.static_members().len()
         && touched.iter().all(|id| match g.get(id) {
             Some(m) => m
-                .group_instance_id
+                .group_instance_id()
                 .as_ref()
                 .is_none_or(|iid| g.static_members().get(iid) == Some(id)),
             None => true,
@@ -176,11 +176,11 @@ fn check_static_map(g: &Group, out: &mut Vec<ViolationKind>) {
     let mut statics = 0;
     let mut consistent = true;
     for m in g.members() {
-        let Some(iid) = &m.group_instance_id else {
+        let Some(iid) = m.group_instance_id() else {
             continue;
         };
         statics += 1;
-        if g.static_members().get(iid) != Some(&m.member_id) {
+        if g.static_members().get(iid) != Some(m.member_id()) {
             consistent = false;
         }
     }
@@ -189,16 +189,16 @@ fn check_static_map(g: &Group, out: &mut Vec<ViolationKind>) {
     }
     let mut seen = BTreeMap::new();
     for m in g.members() {
-        let Some(iid) = &m.group_instance_id else {
+        let Some(iid) = m.group_instance_id() else {
             continue;
         };
-        if seen.insert(iid.clone(), m.member_id.clone()).is_some() {
+        if seen.insert(iid.clone(), m.member_id().clone()).is_some() {
             out.push(ViolationKind::DuplicateInstanceId(iid.clone()));
         }
-        if g.static_members().get(iid) != Some(&m.member_id) {
+        if g.static_members().get(iid) != Some(m.member_id()) {
             out.push(ViolationKind::StaticMapMismatch(
                 iid.clone(),
-                m.member_id.clone(),
+                m.member_id().clone(),
             ));
         }
     }
@@ -229,7 +229,7 @@ fn check_ownership(topics: &BTreeMap<String, u32>, g: &Group, out: &mut Vec<Viol
         // A partition outside the topics' metadata: count in a map.
         None => {
             let mut owners: BTreeMap<&TopicPartition, usize> = BTreeMap::new();
-            for p in g.members().iter().flat_map(|m| &m.assignment) {
+            for p in g.members().iter().flat_map(|m| m.assignment()) {
                 *owners.entry(p).or_insert(0) += 1;
             }
             let shared = owners
@@ -268,7 +268,7 @@ impl<'a> OwnerCounts<'a> {
                 .collect(),
         };
         let mut last: Option<(&crate::ids::Topic, usize)> = None;
-        for p in g.members().iter().flat_map(|m| &m.assignment) {
+        for p in g.members().iter().flat_map(|m| m.assignment()) {
             let t = match last {
                 Some((topic, t)) if *topic == p.topic => t,
                 _ => {
@@ -330,7 +330,7 @@ fn unowned_partition(
         let (topics, owned) = decode_metadata(metadata);
         subscribed.extend(topics);
         if cooperative {
-            revoking.extend(owned.into_iter().filter(|p| !m.assignment.contains(p)));
+            revoking.extend(owned.into_iter().filter(|p| !m.assignment().contains(p)));
         }
     }
     subscribed.iter().find_map(|topic| {
@@ -351,20 +351,16 @@ mod tests {
     fn group(n: usize) -> Group {
         let mut g = Group::new("g");
         for i in 0..n {
-            g.add(Member {
-                member_id: format!("m{i}").into(),
-                group_instance_id: Some(format!("i{i}").into()),
-                client_id: "c".into(),
-                client_host: "/127.0.0.1".into(),
-                rebalance_timeout_ms: 1,
-                session_timeout_ms: 1,
-                protocol_type: "consumer".into(),
-                protocols: vec![Protocol::new("range", Vec::new())],
-                assignment: Vec::new(),
-                awaiting_join: None,
-                awaiting_sync: None,
-                is_new: false,
-            });
+            g.add(Member::new(
+                format!("m{i}").into(),
+                Some(format!("i{i}").into()),
+                "c".into(),
+                "/127.0.0.1".into(),
+                1,
+                1,
+                "consumer".into(),
+                vec![Protocol::new("range", Vec::new())],
+            ));
         }
         g
     }
@@ -394,11 +390,11 @@ mod tests {
         let members = [(owned0, tp(assigned0)), ("", tp(assigned1))];
         for (m, (owned, assignment)) in g.members_mut().iter_mut().zip(members) {
             let metadata = with_owned(subscription.clone(), owned);
-            m.protocols = vec![Protocol::new("cooperative-sticky", metadata)];
-            m.assignment = assignment;
+            m.set_protocols(vec![Protocol::new("cooperative-sticky", metadata)]);
+            m.set_assignment(assignment);
         }
         let mut owners = BTreeMap::new();
-        for p in g.members().iter().flat_map(|m| &m.assignment) {
+        for p in g.members().iter().flat_map(|m| m.assignment()) {
             *owners.entry(p).or_insert(0) += 1;
         }
         let topics = BTreeMap::from([("t".to_string(), 4)]);
@@ -415,9 +411,9 @@ mod tests {
     fn owner_counts_name_the_first_shared_partition_and_give_way_outside_the_metadata() {
         let mut g = group(3);
         let tp = |t: &str, ps: &[u32]| ps.iter().map(|&i| TopicPartition::new(t, i)).collect();
-        g.members_mut()[0].assignment = tp("b", &[0, 3]);
-        g.members_mut()[1].assignment = [tp("a", &[1]), tp("b", &[3, 2])].concat();
-        g.members_mut()[2].assignment = tp("a", &[1, 0]);
+        g.members_mut()[0].set_assignment(tp("b", &[0, 3]));
+        g.members_mut()[1].set_assignment([tp("a", &[1]), tp("b", &[3, 2])].concat());
+        g.members_mut()[2].set_assignment(tp("a", &[1, 0]));
         let topics = BTreeMap::from([("a".to_string(), 2), ("b".to_string(), 4)]);
         let counts = OwnerCounts::of(&g, &topics).expect("all in the metadata");
         // a-1 and b-3 have two owners each; a-1 comes first, as in a map.
@@ -426,11 +422,11 @@ mod tests {
         assert_eq!(counts.owners(&TopicPartition::new("b", 3)), 2);
         assert_eq!(counts.owners(&TopicPartition::new("c", 0)), 0);
         // A partition past the topic's end, or of an unknown topic: no counts.
-        g.members_mut()[2]
-            .assignment
-            .push(TopicPartition::new("b", 4));
+        let mut more = g.members()[2].assignment().to_vec();
+        more.push(TopicPartition::new("b", 4));
+        g.members_mut()[2].set_assignment(more);
         assert!(OwnerCounts::of(&g, &topics).is_none());
-        g.members_mut()[2].assignment = tp("c", &[0]);
+        g.members_mut()[2].set_assignment(tp("c", &[0]));
         assert!(OwnerCounts::of(&g, &topics).is_none());
     }
 
@@ -456,8 +452,8 @@ mod tests {
     fn an_eager_group_assigns_every_subscribed_partition() {
         let mut g = group(1);
         let subscription = crate::assignor::encode_subscription(&["t".to_string()]);
-        g.members_mut()[0].protocols = vec![Protocol::new("range", subscription)];
-        g.members_mut()[0].assignment = vec![TopicPartition::new("t", 0)];
+        g.members_mut()[0].set_protocols(vec![Protocol::new("range", subscription)]);
+        g.members_mut()[0].set_assignment(vec![TopicPartition::new("t", 0)]);
         g.set_protocol_name(Some("range".into()));
         let topics = BTreeMap::from([("t".to_string(), 2)]);
         let counts = OwnerCounts::of(&g, &topics).expect("t-0 is in the metadata");
@@ -475,10 +471,10 @@ mod tests {
         let t = crate::assignor::encode_subscription(&["t".to_string()]);
         let u = crate::assignor::encode_subscription(&["t".to_string(), "u".to_string()]);
         for (m, bytes) in g.members_mut().iter_mut().zip([&t, &t, &u, &t]) {
-            m.protocols = vec![Protocol::new("range", bytes.clone())];
+            m.set_protocols(vec![Protocol::new("range", bytes.clone())]);
         }
-        g.members_mut()[0].assignment = vec![TopicPartition::new("t", 0)];
-        g.members_mut()[3].assignment = vec![TopicPartition::new("u", 0)];
+        g.members_mut()[0].set_assignment(vec![TopicPartition::new("t", 0)]);
+        g.members_mut()[3].set_assignment(vec![TopicPartition::new("u", 0)]);
         g.set_protocol_name(Some("range".into()));
         let topics = BTreeMap::from([("t".to_string(), 1), ("u".to_string(), 2)]);
         let counts = OwnerCounts::of(&g, &topics).expect("in the metadata");

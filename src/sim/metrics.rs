@@ -463,10 +463,10 @@ impl Metrics {
         let mut owners: BTreeMap<String, Vec<Option<usize>>> = BTreeMap::new();
         for m in group.members() {
             // Each member's consumer, by its current or an earlier member id.
-            let Some(consumer) = consumer_of(&m.member_id) else {
+            let Some(consumer) = consumer_of(m.member_id()) else {
                 continue;
             };
-            for p in &m.assignment {
+            for p in m.assignment() {
                 if !owners.contains_key(&*p.topic) {
                     owners.insert(p.topic.to_string(), Vec::new());
                 }

@@ -56,7 +56,7 @@ impl GroupLine {
                 leader: g.leader_id().cloned(),
                 protocol_type: g.protocol_type().map(|p| p.to_string()),
                 protocol_name: g.protocol_name().map(|p| p.to_string()),
-                members: g.members().iter().map(|m| m.member_id.clone()).collect(),
+                members: g.members().iter().map(|m| m.member_id().clone()).collect(),
                 static_members: g
                     .static_members_in_order()
                     .into_iter()

@@ -19,23 +19,117 @@ pub struct ParkedJoin {
 /// One group member (spec §2.2).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Member {
-    pub member_id: MemberId,
-    pub group_instance_id: Option<GroupInstanceId>,
-    pub client_id: String,
-    pub client_host: String,
-    pub rebalance_timeout_ms: u64,
-    pub session_timeout_ms: u64,
-    pub protocol_type: String,
+    pub(super) member_id: MemberId,
+    pub(super) group_instance_id: Option<GroupInstanceId>,
+    pub(super) client_id: String,
+    pub(super) client_host: String,
+    pub(super) rebalance_timeout_ms: u64,
+    pub(super) session_timeout_ms: u64,
+    pub(super) protocol_type: String,
     /// In the client's preference order.
-    pub protocols: Vec<Protocol>,
-    pub assignment: Vec<TopicPartition>,
-    pub awaiting_join: Option<ParkedJoin>,
-    pub awaiting_sync: Option<RequestId>,
+    pub(super) protocols: Vec<Protocol>,
+    pub(super) assignment: Vec<TopicPartition>,
+    pub(super) awaiting_join: Option<ParkedJoin>,
+    pub(super) awaiting_sync: Option<RequestId>,
     /// True from being added until its first join phase completes.
-    pub is_new: bool,
+    pub(super) is_new: bool,
 }
 
 impl Member {
+    /// A member as a JoinGroup adds it: its ids, the client's settings and
+    /// its protocols; no assignment, no parked request.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        member_id: MemberId,
+        group_instance_id: Option<GroupInstanceId>,
+        client_id: String,
+        client_host: String,
+        rebalance_timeout_ms: u64,
+        session_timeout_ms: u64,
+        protocol_type: String,
+        protocols: Vec<Protocol>,
+    ) -> Member {
+        Member {
+            member_id,
+            group_instance_id,
+            client_id,
+            client_host,
+            rebalance_timeout_ms,
+            session_timeout_ms,
+            protocol_type,
+            protocols,
+            assignment: Vec::new(),
+            awaiting_join: None,
+            awaiting_sync: None,
+            is_new: false,
+        }
+    }
+
+    pub fn member_id(&self) -> &MemberId {
+        &self.member_id
+    }
+
+    pub fn group_instance_id(&self) -> Option<&GroupInstanceId> {
+        self.group_instance_id.as_ref()
+    }
+
+    pub fn client_id(&self) -> &str {
+        &self.client_id
+    }
+
+    pub fn client_host(&self) -> &str {
+        &self.client_host
+    }
+
+    pub fn rebalance_timeout_ms(&self) -> u64 {
+        self.rebalance_timeout_ms
+    }
+
+    pub fn session_timeout_ms(&self) -> u64 {
+        self.session_timeout_ms
+    }
+
+    pub fn protocol_type(&self) -> &str {
+        &self.protocol_type
+    }
+
+    /// The protocols it supports, in the client's preference order.
+    pub fn protocols(&self) -> &[Protocol] {
+        &self.protocols
+    }
+
+    /// Its partitions in the stored assignment.
+    pub fn assignment(&self) -> &[TopicPartition] {
+        &self.assignment
+    }
+
+    /// Its JoinGroup parked until the join phase completes, if any.
+    pub fn awaiting_join(&self) -> Option<&ParkedJoin> {
+        self.awaiting_join.as_ref()
+    }
+
+    /// Its follower SyncGroup parked until the leader's, if any.
+    pub fn awaiting_sync(&self) -> Option<RequestId> {
+        self.awaiting_sync
+    }
+
+    /// True from being added until its first join phase completes.
+    pub fn is_new(&self) -> bool {
+        self.is_new
+    }
+
+    /// Sets its assignment, for tests that break a group on purpose.
+    #[cfg(test)]
+    pub(crate) fn set_assignment(&mut self, assignment: Vec<TopicPartition>) {
+        self.assignment = assignment;
+    }
+
+    /// Sets its protocols, for tests that break a group on purpose.
+    #[cfg(test)]
+    pub(crate) fn set_protocols(&mut self, protocols: Vec<Protocol>) {
+        self.protocols = protocols;
+    }
+
     pub fn is_static(&self) -> bool {
         self.group_instance_id.is_some()
     }

@@ -173,7 +173,7 @@ impl World {
         let owners: Vec<(usize, Vec<TopicPartition>)> = group
             .members()
             .iter()
-            .filter_map(|m| Some((self.client_of(&m.member_id)?.0, m.assignment.clone())))
+            .filter_map(|m| Some((self.client_of(m.member_id())?.0, m.assignment().to_vec())))
             .collect();
         let ring: Vec<usize> = (0..self.clients.len())
             .filter(|&c| self.clients[c].state.is_running() && owners.iter().any(|(o, _)| *o == c))

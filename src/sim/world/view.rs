@@ -148,7 +148,7 @@ impl World {
         let candidates = || {
             self.clients.iter().filter(|c| {
                 c.config.group_instance_id.as_ref() == Some(instance)
-                    && !g.members().iter().any(|m| m.member_id == c.member_id)
+                    && !g.members().iter().any(|m| *m.member_id() == c.member_id)
             })
         };
         candidates()
@@ -167,9 +167,9 @@ impl World {
             .iter()
             .filter_map(|m| {
                 let name = self
-                    .name_of(m.member_id.as_str())
-                    .or_else(|| self.awaiting_its_member_id(m.group_instance_id.as_ref()?, g))?;
-                Some((name, m.assignment.as_slice()))
+                    .name_of(m.member_id().as_str())
+                    .or_else(|| self.awaiting_its_member_id(m.group_instance_id()?, g))?;
+                Some((name, m.assignment()))
             })
             .collect()
     }
