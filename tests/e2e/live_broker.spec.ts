@@ -17,7 +17,9 @@ import { join, resolve } from "node:path";
 import { watchProblems } from "./problems";
 
 const REPO = resolve("../..");
-const GROUPSCOPE = process.env.GROUPSCOPE ?? join(REPO, "target/release/groupscope");
+// Where cargo put the CLI: CARGO_TARGET_DIR when set (as scripts/test reads it), else target/.
+const TARGET = resolve(REPO, process.env.CARGO_TARGET_DIR ?? "target");
+const GROUPSCOPE = process.env.GROUPSCOPE ?? join(TARGET, "release/groupscope");
 const PYTHON = join(REPO, ".cache/venv/bin/python");
 const READY = existsSync(GROUPSCOPE) && existsSync(PYTHON);
 
