@@ -189,7 +189,7 @@ fn generation(out: &mut String, g: &Generation, world: &World) {
     let leader = g.leader.as_ref().map(|l| {
         let owner = g.members.iter().find(|(_, m)| m.member_ids.contains(l));
         let name = owner.map(|(c, _)| clients[*c].config().name.clone());
-        let name = name.or_else(|| world.name_of(l.as_str()));
+        let name = name.or_else(|| world.name_of(l));
         format!(
             "{} ({})",
             name.as_deref().map_or("?".to_string(), md_cell),

@@ -55,7 +55,7 @@ impl Narrator<'_> {
 
     fn name(&self, member_id: &MemberId) -> String {
         self.world
-            .name_of(member_id.as_str())
+            .name_of(member_id)
             .unwrap_or_else(|| short_member_id(member_id.as_str()))
     }
 
@@ -63,7 +63,7 @@ impl Narrator<'_> {
     /// process configured with `iid` (a new member id is not yet known to
     /// the consumer while its JoinGroup answer is on the way).
     fn static_name(&self, member_id: &MemberId, iid: &GroupInstanceId) -> String {
-        if let Some(name) = self.world.name_of(member_id.as_str()) {
+        if let Some(name) = self.world.name_of(member_id) {
             return name;
         }
         let clients = self.world.clients();
@@ -102,7 +102,7 @@ impl Narrator<'_> {
     fn duplicate(&self) -> Option<String> {
         self.events().find_map(|e| match e {
             Event::MemberReplaced { group_instance_id, old_member_id, member_id } => {
-                let old = self.world.name_of(old_member_id.as_str())?;
+                let old = self.world.name_of(old_member_id)?;
                 let new = self.static_name(member_id, group_instance_id);
                 (old != new).then(|| format!(
                     "{new} takes group.instance.id={group_instance_id} as {}: the coordinator cannot tell it from a restart, so {old}'s member id {} is replaced and {old}'s next request will get FENCED_INSTANCE_ID.",

@@ -13,8 +13,8 @@ use std::sync::Arc;
 
 impl World {
     /// The name of the consumer that has (or had) this member id.
-    pub fn name_of(&self, member_id: &str) -> Option<String> {
-        self.client_of(&member_id.into())
+    pub fn name_of(&self, member_id: &MemberId) -> Option<String> {
+        self.client_of(member_id)
             .map(|c| self.clients[c].config.name.clone())
     }
 
@@ -43,7 +43,7 @@ impl World {
             next_event_ms: self.next_event_ms(),
             state: g.map_or(GroupState::Dead, |g| g.state()),
             generation_id: g.map_or(-1, |g| g.generation_id()),
-            leader_name: leader.as_ref().and_then(|l| self.name_of(l.as_str())),
+            leader_name: leader.as_ref().and_then(|l| self.name_of(l)),
             leader,
             protocol_name: g.and_then(|g| g.protocol_name()).cloned(),
             instances: self.instance_rows(),
@@ -81,7 +81,7 @@ impl World {
             .map(|(iid, mid)| InstanceRow {
                 instance_id: iid.clone(),
                 member_id: mid.clone(),
-                consumer: self.name_of(mid.as_str()),
+                consumer: self.name_of(mid),
                 history: self
                     .instance_history
                     .get(iid)
@@ -95,7 +95,7 @@ impl World {
                 rows.push(InstanceRow {
                     instance_id: iid.clone(),
                     member_id: MemberId::default(),
-                    consumer: h.last().and_then(|m| self.name_of(m.as_str())),
+                    consumer: h.last().and_then(|m| self.name_of(m)),
                     history: self.earlier_ids(h),
                 });
             }
@@ -167,7 +167,7 @@ impl World {
             .iter()
             .filter_map(|m| {
                 let name = self
-                    .name_of(m.member_id().as_str())
+                    .name_of(m.member_id())
                     .or_else(|| self.awaiting_its_member_id(m.group_instance_id()?, g))?;
                 Some((name, m.assignment()))
             })
