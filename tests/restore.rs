@@ -217,3 +217,83 @@ fn a_bad_restore_range_names_its_field() {
     let e = scenario::parse(&v.to_string()).unwrap_err();
     assert_eq!(e.path, "consumers[0].restore_ms", "{e}");
 }
+
+/// `group` with `state_mb` (and a rate, when given) in place of `restore_ms`.
+fn with_state(file: ScenarioFile, state: Value, rate: Option<f64>) -> ScenarioFile {
+    let mut v = serde_json::to_value(&file).unwrap();
+    for c in v["consumers"].as_array_mut().unwrap() {
+        let c = c.as_object_mut().unwrap();
+        c.remove("restore_ms");
+        c.insert("state_mb".into(), state.clone());
+        if let Some(r) = rate {
+            c.insert("restore_mb_per_s".into(), json!(r));
+        }
+    }
+    parse(v)
+}
+
+/// Only the events and the summary: the trace's first line echoes the file.
+fn events(lines: &[Value]) -> &[Value] {
+    &lines[1..]
+}
+
+#[test]
+fn a_state_size_restores_at_its_rate() {
+    // 600 MB at 50 MB/s is 12 s, the same run as restore_ms 12000.
+    let timed = trace(&group(false, json!(12_000), "range"));
+    let sized = trace(&with_state(
+        group(false, json!(0), "range"),
+        json!(600),
+        Some(50.0),
+    ));
+    assert_eq!(events(&sized), events(&timed));
+    assert!(summary(&sized)["restore_ms"].as_u64().unwrap() > 0);
+    // Without a rate, the default rate: 600 MB at 20 MB/s is 30 s.
+    let default = trace(&with_state(
+        group(false, json!(0), "range"),
+        json!(600),
+        None,
+    ));
+    let thirty = trace(&group(false, json!(30_000), "range"));
+    assert_eq!(events(&default), events(&thirty));
+    // A range of sizes is a range of times, drawn per partition.
+    let ranged = trace(&with_state(
+        group(false, json!(0), "range"),
+        json!({"min": 100, "max": 300}),
+        Some(100.0),
+    ));
+    let took: Vec<u64> = client_lines(&ranged, "restored", 0)
+        .iter()
+        .map(|l| l["restore_ms"].as_u64().unwrap())
+        .collect();
+    assert!(!took.is_empty());
+    assert!(
+        took.iter().all(|ms| (1_000..=3_000).contains(ms)),
+        "{took:?}"
+    );
+}
+
+#[test]
+fn state_and_a_restore_time_are_one_or_the_other() {
+    let base = json!({
+        "name": "bad", "topics": [{"name": "t", "partitions": 1}],
+        "consumers": [{"name": "A"}],
+        "actions": [{"at_ms": 0, "start": "A"}]
+    });
+    let error = |consumer: Value| {
+        let mut v = base.clone();
+        v["consumers"][0] = consumer;
+        scenario::parse(&v.to_string())
+            .and_then(|f| scenario::world_of(&f, 0).map(|_| ()))
+            .unwrap_err()
+    };
+    let e = error(json!({"name": "A", "restore_ms": 5, "state_mb": 10}));
+    assert_eq!(e.path, "consumers[0].state_mb", "{e}");
+    let e = error(json!({"name": "A", "restore_mb_per_s": 10}));
+    assert_eq!(e.path, "consumers[0].restore_mb_per_s", "{e}");
+    assert!(e.to_string().contains("needs state_mb"), "{e}");
+    let e = error(json!({"name": "A", "state_mb": 10, "restore_mb_per_s": 0}));
+    assert_eq!(e.path, "consumers[0].restore_mb_per_s", "{e}");
+    let e = error(json!({"name": "A", "state_mb": {"min": 9, "max": 2}}));
+    assert_eq!(e.path, "consumers[0].state_mb.min", "{e}");
+}

@@ -301,11 +301,45 @@ pub struct ConsumerSpec {
     /// warming up): a number of ms, or a range drawn per partition.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub restore_ms: Option<ProcessingSpec>,
+    /// The state of each partition, in MB (a number, or a range drawn per
+    /// partition): with `restore_mb_per_s`, the restore time a partition
+    /// new to the consumer costs, in place of `restore_ms`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state_mb: Option<ProcessingSpec>,
+    /// How fast the consumer restores state, in MB per second (default
+    /// [`DEFAULT_RESTORE_MB_PER_S`]); used with `state_mb`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restore_mb_per_s: Option<f64>,
     /// Kafka Streams' `num.standby.replicas`: how many other instances keep
     /// a warm copy of the state of each partition this consumer owns, so
     /// that a move to one of them restores nothing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub standby_replicas: Option<u32>,
+}
+
+/// The restore rate a consumer with `state_mb` and no `restore_mb_per_s`
+/// restores at, in MB per second (a Kafka Streams thread replaying its
+/// store's changelog).
+pub const DEFAULT_RESTORE_MB_PER_S: f64 = 20.0;
+
+impl ConsumerSpec {
+    /// The time a partition new to this consumer restores for: its
+    /// `restore_ms`, or its `state_mb` at its restore rate (whole ms,
+    /// rounded up), or `None` for a stateless consumer.
+    pub fn restore_spec(&self) -> Option<ProcessingSpec> {
+        if self.restore_ms.is_some() {
+            return self.restore_ms;
+        }
+        let rate = self.restore_mb_per_s.unwrap_or(DEFAULT_RESTORE_MB_PER_S);
+        let ms = |mb: u64| (mb as f64 * 1_000.0 / rate).ceil() as u64;
+        self.state_mb.map(|state| match state {
+            ProcessingSpec::Fixed(mb) => ProcessingSpec::Fixed(ms(mb)),
+            ProcessingSpec::Range(r) => ProcessingSpec::Range(ProcessingRange {
+                min: ms(r.min),
+                max: ms(r.max),
+            }),
+        })
+    }
 }
 
 /// A batch's processing time: a number of ms, or a range drawn per poll

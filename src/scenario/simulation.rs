@@ -70,6 +70,28 @@ fn consumer_names(file: &ScenarioFile) -> Result<BTreeSet<String>, ScenarioError
     Ok(names)
 }
 
+/// `state_mb` and `restore_mb_per_s` (scenario-format.md, "State to
+/// restore"): the state's restore time, or `restore_ms`, not both.
+fn validate_state(c: &ConsumerSpec, at: &str) -> Result<(), ScenarioError> {
+    if c.restore_ms.is_some() && c.state_mb.is_some() {
+        return Err(ScenarioError::new(
+            format!("{at}.state_mb"),
+            "give either restore_ms or state_mb (with restore_mb_per_s), not both",
+        ));
+    }
+    match c.restore_mb_per_s {
+        Some(rate) if !(rate.is_finite() && rate > 0.0) => Err(ScenarioError::new(
+            format!("{at}.restore_mb_per_s"),
+            format!("expected a rate above 0 MB/s, got {rate}"),
+        )),
+        Some(_) if c.state_mb.is_none() => Err(ScenarioError::new(
+            format!("{at}.restore_mb_per_s"),
+            "a restore rate needs state_mb (the state of each partition, in MB)",
+        )),
+        _ => Ok(()),
+    }
+}
+
 fn validate_consumer(c: &ConsumerSpec, at: &str, file: &ScenarioFile) -> Result<(), ScenarioError> {
     if c.group_instance_id.as_deref() == Some("") {
         return Err(ScenarioError::new(
@@ -83,9 +105,11 @@ fn validate_consumer(c: &ConsumerSpec, at: &str, file: &ScenarioFile) -> Result<
             "expected at least 1",
         ));
     }
+    validate_state(c, at)?;
     for (key, spec) in [
         ("processing_ms", c.processing_ms),
         ("restore_ms", c.restore_ms),
+        ("state_mb", c.state_mb),
     ] {
         if let Some(ProcessingSpec::Range(r)) = spec {
             if r.min > r.max {
@@ -271,7 +295,7 @@ impl ClientConfig {
             version: c.version.unwrap_or(defaults::JOIN_GROUP_VERSION),
             streams_instance: None,
             processing: duration(c.processing_ms),
-            restore: duration(c.restore_ms),
+            restore: duration(c.restore_spec()),
             standby_replicas: c.standby_replicas.unwrap_or(0),
         }
     }

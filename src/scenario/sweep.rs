@@ -220,13 +220,15 @@ pub fn with_processing(file: &ScenarioFile, processing: Option<ProcessingSpec>) 
 /// longest restore grows, so every action after t = 0 moves by that much
 /// too: the story keeps its shape after start-up (a restart at 20 s with
 /// no state happens at 50 s with 30 s restores, not while the group is
-/// still restoring to start).
+/// still restoring to start). Starts before the story's first other
+/// action are the start-up and keep their times, so a staggered start
+/// still forms one group.
 pub fn with_restore(file: &ScenarioFile, restore: Option<ProcessingSpec>) -> ScenarioFile {
     let longest = |f: &ScenarioFile| {
         f.consumers
             .iter()
             .flatten()
-            .filter_map(|c| c.restore_ms)
+            .filter_map(|c| c.restore_spec())
             .map(|r| match r {
                 ProcessingSpec::Fixed(ms) => ms,
                 ProcessingSpec::Range(r) => r.max,
@@ -238,10 +240,22 @@ pub fn with_restore(file: &ScenarioFile, restore: Option<ProcessingSpec>) -> Sce
     let mut f = file.clone();
     for c in f.consumers.iter_mut().flatten() {
         c.restore_ms = restore;
+        c.state_mb = None;
+        c.restore_mb_per_s = None;
     }
     let shift = longest(&f) as i64 - before as i64;
-    for a in f.actions.iter_mut().flatten().filter(|a| a.at_ms > 0) {
-        a.at_ms = a.at_ms.saturating_add_signed(shift).max(1);
+    // The story starts with its first action that is not a `start`; the
+    // starts before it (a staggered roll-out) are the start-up and stay.
+    let story = f
+        .actions
+        .iter()
+        .flatten()
+        .find(|a| a.start.is_none())
+        .map(|a| a.at_ms.max(1));
+    if let Some(from) = story {
+        for a in f.actions.iter_mut().flatten().filter(|a| a.at_ms >= from) {
+            a.at_ms = a.at_ms.saturating_add_signed(shift).max(1);
+        }
     }
     f.expect_summary = None;
     f
@@ -449,6 +463,16 @@ mod tests {
         assert_eq!(at(&stateful), [0, 0, 0, 50_000, 70_000]);
         // And back: no state again is the file as it was.
         assert_eq!(at(&with_restore(&stateful, None)), at(&file));
+        // A staggered start is the start-up: it keeps its times, and the
+        // first restart moves by the longer restore.
+        let staggered = preset("rolling-restart-static").unwrap();
+        let moved = at(&with_restore(
+            &staggered,
+            Some(ProcessingSpec::Fixed(30_000)),
+        ));
+        let was = at(&staggered);
+        assert_eq!(moved[..12], was[..12]);
+        assert_eq!(moved[12], was[12] + 30_000);
         // With state, static A's restart is the cheaper at its own 8 s.
         let p = break_even(&stateful, &[8_000]).unwrap()[0];
         assert!(

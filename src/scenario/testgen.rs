@@ -132,6 +132,8 @@ fn consumer(r: &mut Rng, i: u64, topics: &[TopicSpec]) -> ConsumerSpec {
         // Restores are fuzzed apart (tests/fuzz_inputs.rs), so that the
         // scenarios drawn here stay the ones their digests pin.
         restore_ms: None,
+        state_mb: None,
+        restore_mb_per_s: None,
         standby_replicas: None,
         processing_ms: r.maybe(|r| {
             if r.chance(2) {

@@ -164,7 +164,7 @@ pub fn durations(file: &ScenarioFile) -> Vec<u64> {
 }
 
 /// The longest restart the sweep runs.
-fn range_end(file: &ScenarioFile) -> u64 {
+pub(super) fn range_end(file: &ScenarioFile) -> u64 {
     (2 * session_ms(file) + 10_000).max(120_000)
 }
 
@@ -251,7 +251,7 @@ pub fn nice_step_within(max: u64, target: u64) -> u64 {
 
 /// A tick's label: whole seconds without decimals, minutes past 2 min
 /// when the step is whole minutes.
-fn tick_label(ms: u64, step: u64) -> String {
+pub(super) fn tick_label(ms: u64, step: u64) -> String {
     if ms == 0 {
         "0".to_string()
     } else if step.is_multiple_of(60_000) && ms >= 120_000 {
@@ -357,7 +357,7 @@ pub enum Piece {
 }
 
 /// A duration as the sentence says it: to a tenth of a second, rounded.
-fn say_ms(ms: u64) -> String {
+pub(super) fn say_ms(ms: u64) -> String {
     format_seconds((ms + 50) / 100 * 100)
 }
 

@@ -647,6 +647,7 @@ pub fn parse_playable(text: &str) -> Result<ScenarioFile, String> {
 }
 
 pub mod break_even;
+pub mod by_state;
 pub mod compare;
 pub mod crash_report;
 mod fork;

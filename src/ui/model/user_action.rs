@@ -174,6 +174,8 @@ pub(crate) fn new_consumer(
         client_id: None,
         processing_ms: template.and_then(|t| t.processing_ms),
         restore_ms: template.and_then(|t| t.restore_ms),
+        state_mb: template.and_then(|t| t.state_mb),
+        restore_mb_per_s: template.and_then(|t| t.restore_mb_per_s),
         standby_replicas: template.and_then(|t| t.standby_replicas),
         name,
     }

@@ -18,6 +18,7 @@ use crate::ui::model::break_even::{
     Piece, BOTTOM, HEIGHT, LEFT, MAX_WIDTH, RIGHT, TOP,
 };
 use crate::ui::model::format::{fixed, num};
+use crate::ui::view::by_state::ByState;
 use crate::ui::view::element_width::use_element_width;
 use gloo_timers::callback::Timeout;
 use std::rc::Rc;
@@ -125,6 +126,8 @@ pub fn BreakEven(props: &BreakEvenProps) -> Html {
             </button>
             if *open {
                 { body((&choice, &restore), error.as_deref(), &drawn, points, (all.len(), next.is_none())) }
+                <ByState scenario={props.scenario.clone()} processing={*choice}
+                         run={next.is_none() && error.is_none()} width={drawn.width} />
             }
         </section>
     }

@@ -6,6 +6,7 @@
 pub mod app;
 mod assignment;
 mod break_even;
+mod by_state;
 mod compare;
 mod consumers;
 pub mod crash;

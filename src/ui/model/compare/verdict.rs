@@ -52,7 +52,7 @@ impl Facts {
             session_ms: session_ms(file),
             longest_batch_ms: longest(|c| c.processing_ms),
             processing: consumers.first().and_then(|c| c.processing_ms),
-            longest_restore_ms: longest(|c| c.restore_ms),
+            longest_restore_ms: longest(|c| c.restore_spec()),
         }
     }
 
