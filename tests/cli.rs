@@ -217,6 +217,32 @@ fn sweep_prints_static_and_dynamic_costs_per_restart_duration_and_where_they_cro
 }
 
 #[test]
+fn sweep_by_state_to_restore_prints_one_table_per_level_and_more_state_moves_the_break_even() {
+    let file = repo("static/scenarios/stateful-restart.json");
+    let out = cli(&["sweep", &file, "--steps", "6", "--restore-ms", "0,30000"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let headings: Vec<&str> = text.lines().filter(|l| l.starts_with("### ")).collect();
+    assert_eq!(
+        headings,
+        [
+            "### Every moved partition restores 0 ms of state",
+            "### Every moved partition restores 30000 ms of state"
+        ]
+    );
+    let at: Vec<u64> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("Break-even: the curves cross at a restart of about "))
+        .map(|l| l.split(' ').next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(at.len(), 2, "{text}");
+    assert!(at[0] < 10_000 && at[1] > 20_000, "{at:?}");
+    let bad = cli(&["sweep", &file, "--restore-ms", "5s"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--restore-ms"));
+}
+
+#[test]
 fn sweep_refuses_a_reversed_range_and_a_protocol_scenario() {
     let file = repo("static/scenarios/slow-restart-static.json");
     let out = cli(&["sweep", &file, "--restart-ms", "5000..1000"]);

@@ -219,7 +219,7 @@ fn a_bad_restore_range_names_its_field() {
 }
 
 /// `group` with `state_mb` (and a rate, when given) in place of `restore_ms`.
-fn with_state(file: ScenarioFile, state: Value, rate: Option<f64>) -> ScenarioFile {
+fn with_state(file: ScenarioFile, state: Value, rate: Option<u64>) -> ScenarioFile {
     let mut v = serde_json::to_value(&file).unwrap();
     for c in v["consumers"].as_array_mut().unwrap() {
         let c = c.as_object_mut().unwrap();
@@ -244,7 +244,7 @@ fn a_state_size_restores_at_its_rate() {
     let sized = trace(&with_state(
         group(false, json!(0), "range"),
         json!(600),
-        Some(50.0),
+        Some(50),
     ));
     assert_eq!(events(&sized), events(&timed));
     assert!(summary(&sized)["restore_ms"].as_u64().unwrap() > 0);
@@ -260,7 +260,7 @@ fn a_state_size_restores_at_its_rate() {
     let ranged = trace(&with_state(
         group(false, json!(0), "range"),
         json!({"min": 100, "max": 300}),
-        Some(100.0),
+        Some(100),
     ));
     let took: Vec<u64> = client_lines(&ranged, "restored", 0)
         .iter()

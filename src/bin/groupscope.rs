@@ -4,7 +4,7 @@
 //! groupscope run FILE [--seed N]   # the trace as NDJSON on stdout
 //! groupscope check FILE...         # checks each file's expectations
 //! groupscope summary FILE...       # a table of simulation summaries
-//! groupscope sweep FILE [--restart-ms FROM..TO] [--steps N]   # static vs dynamic over restart durations
+//! groupscope sweep FILE [--restart-ms FROM..TO] [--steps N] [--restore-ms MS,...]   # static vs dynamic over restart durations
 //! groupscope export FILE --format ndjson|markdown|mermaid|svg [--seed N] [--from-ms A] [--to-ms B]
 //! groupscope replay --bootstrap HOST:PORT [--time-scale N] [--check] FILE...   # against a real Kafka broker
 //! groupscope check --trace TRACE FILE   # judges a recorded (broker) trace with FILE's expectations
@@ -147,6 +147,11 @@ mod cli {
             /// How many durations to run, evenly spread (both ends included).
             #[arg(long, value_name = "N", default_value_t = 24, value_parser = clap::value_parser!(u16).range(1..=500))]
             steps: u16,
+            /// Sets every consumer's restore per moved partition (ms) and
+            /// sweeps once per value given (comma-separated: 0,5000,30000):
+            /// the explorer's family of curves by state to restore.
+            #[arg(long, value_name = "MS,...", value_delimiter = ',')]
+            restore_ms: Vec<u64>,
         },
         /// Writes a run for a document: the NDJSON trace, a Markdown report,
         /// a Mermaid sequenceDiagram or an SVG of the final state.
@@ -231,7 +236,8 @@ mod cli {
                 file,
                 restart_ms,
                 steps,
-            } => sweep_table(&file, restart_ms, usize::from(steps)),
+                restore_ms,
+            } => sweep_tables(&file, restart_ms, usize::from(steps), &restore_ms),
             Command::Export {
                 file,
                 format,
@@ -306,9 +312,10 @@ mod cli {
         }
     }
 
-    /// The break-even sweep as a Markdown table, then where the winner changes.
-    fn sweep_table(path: &str, (from, to): (u64, u64), steps: usize) -> i32 {
-        use groupscope::scenario::sweep::{break_even, crossings, restart_points};
+    /// The sweep of `path`, or one per restore level, each under a heading.
+    fn sweep_tables(path: &str, range: (u64, u64), steps: usize, restores: &[u64]) -> i32 {
+        use groupscope::scenario::model::ProcessingSpec;
+        use groupscope::scenario::sweep::with_restore;
         let scenario = match load(path) {
             Ok(s) => s,
             Err(e) => {
@@ -316,7 +323,35 @@ mod cli {
                 return 2;
             }
         };
-        let points = match break_even(&scenario, &restart_points(from..=to, steps)) {
+        if restores.is_empty() {
+            return sweep_table(path, &scenario, range, steps);
+        }
+        for (i, ms) in restores.iter().enumerate() {
+            if i > 0 {
+                say("");
+            }
+            say(&format!(
+                "### Every moved partition restores {ms} ms of state"
+            ));
+            say("");
+            let level = with_restore(&scenario, (*ms > 0).then_some(ProcessingSpec::Fixed(*ms)));
+            let code = sweep_table(path, &level, range, steps);
+            if code != 0 {
+                return code;
+            }
+        }
+        0
+    }
+
+    /// The break-even sweep as a Markdown table, then where the winner changes.
+    fn sweep_table(
+        path: &str,
+        scenario: &groupscope::scenario::ScenarioFile,
+        (from, to): (u64, u64),
+        steps: usize,
+    ) -> i32 {
+        use groupscope::scenario::sweep::{break_even, crossings, restart_points};
+        let points = match break_even(scenario, &restart_points(from..=to, steps)) {
             Ok(p) => p,
             Err(e) => {
                 eprintln!("groupscope: {path}: {e}");

@@ -306,10 +306,10 @@ pub struct ConsumerSpec {
     /// new to the consumer costs, in place of `restore_ms`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state_mb: Option<ProcessingSpec>,
-    /// How fast the consumer restores state, in MB per second (default
-    /// [`DEFAULT_RESTORE_MB_PER_S`]); used with `state_mb`.
+    /// How fast the consumer restores state, in whole MB per second
+    /// (default [`DEFAULT_RESTORE_MB_PER_S`]); used with `state_mb`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub restore_mb_per_s: Option<f64>,
+    pub restore_mb_per_s: Option<u64>,
     /// Kafka Streams' `num.standby.replicas`: how many other instances keep
     /// a warm copy of the state of each partition this consumer owns, so
     /// that a move to one of them restores nothing.
@@ -320,7 +320,7 @@ pub struct ConsumerSpec {
 /// The restore rate a consumer with `state_mb` and no `restore_mb_per_s`
 /// restores at, in MB per second (a Kafka Streams thread replaying its
 /// store's changelog).
-pub const DEFAULT_RESTORE_MB_PER_S: f64 = 20.0;
+pub const DEFAULT_RESTORE_MB_PER_S: u64 = 20;
 
 impl ConsumerSpec {
     /// The time a partition new to this consumer restores for: its
@@ -330,8 +330,11 @@ impl ConsumerSpec {
         if self.restore_ms.is_some() {
             return self.restore_ms;
         }
-        let rate = self.restore_mb_per_s.unwrap_or(DEFAULT_RESTORE_MB_PER_S);
-        let ms = |mb: u64| (mb as f64 * 1_000.0 / rate).ceil() as u64;
+        let rate = self
+            .restore_mb_per_s
+            .unwrap_or(DEFAULT_RESTORE_MB_PER_S)
+            .max(1);
+        let ms = |mb: u64| mb.saturating_mul(1_000).div_ceil(rate);
         self.state_mb.map(|state| match state {
             ProcessingSpec::Fixed(mb) => ProcessingSpec::Fixed(ms(mb)),
             ProcessingSpec::Range(r) => ProcessingSpec::Range(ProcessingRange {

@@ -80,9 +80,9 @@ fn validate_state(c: &ConsumerSpec, at: &str) -> Result<(), ScenarioError> {
         ));
     }
     match c.restore_mb_per_s {
-        Some(rate) if !(rate.is_finite() && rate > 0.0) => Err(ScenarioError::new(
+        Some(0) => Err(ScenarioError::new(
             format!("{at}.restore_mb_per_s"),
-            format!("expected a rate above 0 MB/s, got {rate}"),
+            "expected a rate of at least 1 MB/s",
         )),
         Some(_) if c.state_mb.is_none() => Err(ScenarioError::new(
             format!("{at}.restore_mb_per_s"),

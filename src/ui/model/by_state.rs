@@ -239,7 +239,7 @@ pub fn sentence(curve: &Curve) -> Vec<Piece> {
     let mut chars = name.chars();
     let name: String = chars
         .next()
-        .map(|f| f.to_uppercase().collect::<String>() + chars.as_str())
+        .map(|f| f.to_ascii_uppercase().to_string() + chars.as_str())
         .unwrap_or_default();
     let text = |s: String| Piece::Text(s);
     let at = |c: &Crossing| {

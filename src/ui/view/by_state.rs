@@ -11,13 +11,14 @@
 use crate::scenario::model::ScenarioFile;
 use crate::scenario::sweep::break_even;
 use crate::ui::model::break_even::{
-    insert_points, Choice, Piece, BOTTOM, HEIGHT, LEFT, MAX_WIDTH, RIGHT, TOP,
+    insert_points, Choice, Piece, HEIGHT, LEFT, MAX_WIDTH, RIGHT, TOP,
 };
 use crate::ui::model::by_state::{
     chart, empty_curves, grid_runs, level_label, level_scenario, next_run, sentence, Curve, Family,
     LEVELS,
 };
 use crate::ui::model::format::{fixed, num};
+use crate::ui::view::break_even::{axes, marker_line};
 use gloo_timers::callback::Timeout;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -143,25 +144,12 @@ fn plot(f: &Family) -> Html {
              viewBox={format!("0 0 {} {}", num(width), num(HEIGHT))}
              style={format!("max-width: {}px", num(width))}
              aria-label="Time static membership saves over dynamic, over restart duration, one curve per amount of state to restore">
-            { for f.x_ticks.iter().enumerate().map(|(i, (x, label))| html! {
-                <text class="be-tick" x={fixed(*x, 1)} y={num(HEIGHT - 14.0)}
-                      text-anchor={if i + 1 == f.x_ticks.len() { "end" } else { "middle" }}>{ label.clone() }</text>
-            }) }
-            { for f.y_ticks.iter().map(|(y, label)| html! {
-                <g>
-                    <line class="be-grid" x1={num(LEFT)} x2={num(width - RIGHT)} y1={fixed(*y, 1)} y2={fixed(*y, 1)} />
-                    <text class="be-tick" x={num(LEFT - 5.0)} y={fixed(*y + 4.0, 1)} text-anchor="end">{ label.clone() }</text>
-                </g>
-            }) }
+            { axes(&f.x_ticks, &f.y_ticks, width) }
             <line class="be-zero" x1={num(LEFT)} x2={num(width - RIGHT)} y1={fixed(f.zero_y, 1)} y2={fixed(f.zero_y, 1)}>
                 <title>{ "break-even: static saves nothing" }</title>
             </line>
             if let Some(x) = f.session_x {
-                <g class="be-cliff">
-                    <line x1={fixed(x, 1)} x2={fixed(x, 1)} y1={num(TOP)} y2={num(HEIGHT - BOTTOM)}>
-                        <title>{ "session timeout" }</title>
-                    </line>
-                </g>
+                { marker_line(x, "be-cliff", "session timeout") }
             }
             { for f.curves.iter().enumerate().map(|(i, c)| html! {
                 <g class={classes!("be-series", format!("be-level-{i}"))} data-restore-ms={c.restore_ms.to_string()}>
