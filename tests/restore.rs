@@ -297,3 +297,25 @@ fn state_and_a_restore_time_are_one_or_the_other() {
     let e = error(json!({"name": "A", "state_mb": {"min": 9, "max": 2}}));
     assert_eq!(e.path, "consumers[0].state_mb.min", "{e}");
 }
+
+#[test]
+fn a_static_member_on_an_ephemeral_disk_restores_its_own_partitions_after_a_restart() {
+    let mut v = serde_json::to_value(group(true, json!(4000), "range")).unwrap();
+    for c in v["consumers"].as_array_mut().unwrap() {
+        c["ephemeral_state"] = json!(true);
+    }
+    let lines = trace(&parse(v));
+    let s = summary(&lines);
+    // Still no rebalance and no move: the instance id keeps A's place.
+    assert_eq!(s["partition_moves"], 0, "{s}");
+    assert!(!lines.iter().any(|l| l["event"] == "state_changed"
+        && l["to"] == "PreparingRebalance"
+        && l["at_ms"].as_u64() >= Some(30_000)));
+    // But the state went with the disk: A restores its two partitions again.
+    let again = client_lines(&lines, "restoring", 30_000);
+    assert_eq!(again.len(), 1, "{again:?}");
+    assert_eq!(again[0]["consumer"], "A", "{}", again[0]);
+    assert_eq!(s["restore_ms"], 6 * 4000 + 2 * 4000, "{s}");
+    let after = s["unavailable_after_startup_ms"].as_u64().unwrap();
+    assert!((18_000..20_000).contains(&after), "{s}");
+}

@@ -315,6 +315,11 @@ pub struct ConsumerSpec {
     /// that a move to one of them restores nothing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub standby_replicas: Option<u32>,
+    /// The state lives on a disk a restart wipes (a container without a
+    /// persistent volume): after each start every partition restores,
+    /// its own ones too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ephemeral_state: Option<bool>,
 }
 
 /// The restore rate a consumer with `state_mb` and no `restore_mb_per_s`

@@ -297,6 +297,7 @@ impl ClientConfig {
             processing: duration(c.processing_ms),
             restore: duration(c.restore_spec()),
             standby_replicas: c.standby_replicas.unwrap_or(0),
+            ephemeral_state: c.ephemeral_state.unwrap_or(false),
         }
     }
 

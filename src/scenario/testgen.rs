@@ -135,6 +135,7 @@ fn consumer(r: &mut Rng, i: u64, topics: &[TopicSpec]) -> ConsumerSpec {
         state_mb: None,
         restore_mb_per_s: None,
         standby_replicas: None,
+        ephemeral_state: None,
         processing_ms: r.maybe(|r| {
             if r.chance(2) {
                 ProcessingSpec::Fixed(r.range(0, 500))

@@ -103,6 +103,9 @@ pub struct ClientConfig {
     pub restore: Processing,
     /// Kafka Streams' `num.standby.replicas` (`World::place_standbys`).
     pub standby_replicas: u32,
+    /// The state lives on a disk a restart wipes: each start begins with
+    /// no warm state and no standby copies.
+    pub ephemeral_state: bool,
 }
 
 /// Timers a client arms.
@@ -308,6 +311,9 @@ impl Client {
         self.fatal_error = None;
         self.protocol_name = None;
         self.reset_poll_loop();
+        if self.config.ephemeral_state {
+            self.local = LocalState::default();
+        }
         self.state = ClientState::Joining;
         out.push(Effect::Event(ClientAction::Start));
         out.push(Effect::send(self.join_request()));

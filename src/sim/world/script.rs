@@ -245,6 +245,7 @@ impl Client {
             processing: Default::default(),
             restore: Default::default(),
             standby_replicas: 0,
+            ephemeral_state: false,
         };
         let mut client = Client::new(config, Default::default());
         client.scripted = true;

@@ -177,6 +177,7 @@ pub(crate) fn new_consumer(
         state_mb: template.and_then(|t| t.state_mb),
         restore_mb_per_s: template.and_then(|t| t.restore_mb_per_s),
         standby_replicas: template.and_then(|t| t.standby_replicas),
+        ephemeral_state: template.and_then(|t| t.ephemeral_state),
         name,
     }
 }
