@@ -291,8 +291,8 @@ mod tests {
     }
 
     /// Random scenarios with state to restore (each consumer a fixed or a
-    /// ranged `restore_ms`, and on odd seeds 1-3 standby replicas per
-    /// partition, set apart from the generator so its scenarios
+    /// ranged `restore_ms`, on odd seeds 1-3 standby replicas per
+    /// partition, some consumers on an ephemeral disk, set apart from the generator so its scenarios
     /// stay those their digests pin): no invariant breaks, the restore is
     /// a part of the unavailable time, and the parts add up, at every 11th
     /// step and at the end.
@@ -305,6 +305,7 @@ mod tests {
             for (i, c) in file.consumers.iter_mut().flatten().enumerate() {
                 let ms = 500 * ((seed + i as u64) % 7);
                 c.standby_replicas = (seed % 2 == 1).then_some(1 + (seed % 3) as u32);
+                c.ephemeral_state = (seed % 5 == (i as u64) % 5).then_some(true);
                 c.restore_ms = Some(match (seed + i as u64) % 3 {
                     0 => ProcessingSpec::Fixed(ms),
                     _ => ProcessingSpec::Range(ProcessingRange {
