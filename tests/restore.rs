@@ -319,3 +319,44 @@ fn a_static_member_on_an_ephemeral_disk_restores_its_own_partitions_after_a_rest
     let after = s["unavailable_after_startup_ms"].as_u64().unwrap();
     assert!((18_000..20_000).contains(&after), "{s}");
 }
+
+/// The caption of each step whose last log entry is a restore starting,
+/// from `from_ms` on.
+fn restore_captions(file: &ScenarioFile, from_ms: u64) -> Vec<String> {
+    let mut w = scenario::world_of(file, file.seed).unwrap();
+    let mut out = Vec::new();
+    for _ in 0..100_000 {
+        let before = w.log().len();
+        if !w.step() {
+            break;
+        }
+        let entries = &w.log()[before..];
+        let restoring = entries.iter().any(|e| {
+            e.at_ms >= from_ms
+                && matches!(
+                    e.event,
+                    groupscope::sim::WorldEvent::Client(
+                        groupscope::sim::ClientAction::Restoring { .. }
+                    )
+                )
+        });
+        if restoring {
+            out.push(groupscope::narrate::caption(&w, entries));
+        }
+    }
+    out
+}
+
+#[test]
+fn the_narration_says_a_wiped_disk_is_why_a_static_member_restores() {
+    let mut v = serde_json::to_value(group(true, json!(4000), "range")).unwrap();
+    v["consumers"][0]["ephemeral_state"] = json!(true);
+    let said = restore_captions(&parse(v), 30_000);
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(said[0].contains("not on A's disk"), "{}", said[0]);
+    assert!(said[0].contains("its state is ephemeral"), "{}", said[0]);
+    // A move on a kept disk is a partition new to its owner.
+    let moved = restore_captions(&group(false, json!(4000), "range"), 30_000);
+    assert!(!moved.is_empty());
+    assert!(moved.iter().all(|s| s.contains(" new to ")), "{moved:?}");
+}
