@@ -15,10 +15,11 @@ use crate::scenario::model::ScenarioFile;
 use crate::scenario::sweep::{break_even, SweepPoint};
 use crate::ui::model::break_even::{
     chart, durations, insert_points, next_duration, summary, swept, Chart, Choice, Parameter,
-    Piece, BOTTOM, HEIGHT, LEFT, MAX_WIDTH, RIGHT, TOP,
+    Piece, HEIGHT, LEFT, MAX_WIDTH, TOP,
 };
 use crate::ui::model::format::{fixed, num};
 use crate::ui::view::by_state::ByState;
+use crate::ui::view::chart_axes::{axes, marker_line};
 use crate::ui::view::element_width::use_element_width;
 use gloo_timers::callback::Timeout;
 use std::rc::Rc;
@@ -223,37 +224,6 @@ fn plot(c: &Chart) -> Html {
             <text class="be-axis" x={num(width / 2.0)} y={num(HEIGHT - 1.0)} text-anchor="middle">{ "restart duration" }</text>
             <text class="be-axis" x={num(LEFT)} y={num(TOP - 4.0)} text-anchor="start">{ "partition-unavailable time after start-up" }</text>
         </svg>
-    }
-}
-
-/// The ticks of both axes and the grid lines, shared by the explorer's
-/// charts. The last x tick's label ends at its tick, so the edge cannot
-/// cut it.
-pub(super) fn axes(x_ticks: &[(f64, String)], y_ticks: &[(f64, String)], width: f64) -> Html {
-    html! {
-        <>
-            { for x_ticks.iter().enumerate().map(|(i, (x, label))| html! {
-                <text class="be-tick" x={fixed(*x, 1)} y={num(HEIGHT - 14.0)}
-                      text-anchor={if i + 1 == x_ticks.len() { "end" } else { "middle" }}>{ label.clone() }</text>
-            }) }
-            { for y_ticks.iter().map(|(y, label)| html! {
-                <g>
-                    <line class="be-grid" x1={num(LEFT)} x2={num(width - RIGHT)} y1={fixed(*y, 1)} y2={fixed(*y, 1)} />
-                    <text class="be-tick" x={num(LEFT - 5.0)} y={fixed(*y + 4.0, 1)} text-anchor="end">{ label.clone() }</text>
-                </g>
-            }) }
-        </>
-    }
-}
-
-/// A dashed vertical marker, named in its tooltip and the key.
-pub(super) fn marker_line(x: f64, class: &'static str, label: &'static str) -> Html {
-    html! {
-        <g class={class}>
-            <line x1={fixed(x, 1)} x2={fixed(x, 1)} y1={num(TOP)} y2={num(HEIGHT - BOTTOM)}>
-                <title>{ label }</title>
-            </line>
-        </g>
     }
 }
 

@@ -18,7 +18,7 @@ use crate::ui::model::by_state::{
     LEVELS,
 };
 use crate::ui::model::format::{fixed, num};
-use crate::ui::view::break_even::{axes, marker_line};
+use crate::ui::view::chart_axes::{axes, marker_line};
 use gloo_timers::callback::Timeout;
 use std::rc::Rc;
 use yew::prelude::*;

@@ -7,6 +7,7 @@ pub mod app;
 mod assignment;
 mod break_even;
 mod by_state;
+mod chart_axes;
 mod compare;
 mod consumers;
 pub mod crash;
