@@ -283,15 +283,26 @@ impl ClientConfig {
             rebalance_timeout_ms: c
                 .rebalance_timeout_ms
                 .unwrap_or(file.config.rebalance_timeout_ms),
-            assignors: c
-                .assignors
-                .clone()
-                .unwrap_or_else(|| vec![AssignorKind::Range]),
+            // Range by default; a Kafka Streams instance rebalances
+            // cooperatively (its StreamsPartitionAssignor, cooperative since
+            // Kafka 2.4, sticky to the instance holding a task's state):
+            // cooperative-sticky stands in for it, with range second so a
+            // group that mixes in plain consumers still agrees on one
+            // (FIDELITY.md, "A real Kafka Streams application").
+            assignors: c.assignors.clone().unwrap_or_else(|| match c.threads {
+                Some(_) => vec![AssignorKind::CooperativeSticky, AssignorKind::Range],
+                None => vec![AssignorKind::Range],
+            }),
             topics: c.topics.clone().unwrap_or_else(all_topics),
-            // Kafka's default: true for dynamic members, false for static ones.
+            // Kafka's default: true for dynamic members, false for static
+            // ones; Kafka Streams sets it false on every thread's consumer
+            // (StreamsConfig.getMainConsumerConfigs,
+            // internal.leave.group.on.close), dynamic or not: a restarted
+            // instance's old members stay until their session expires
+            // (FIDELITY.md, "A real Kafka Streams application").
             leave_group_on_close: c
                 .leave_group_on_close
-                .unwrap_or(c.group_instance_id.is_none()),
+                .unwrap_or(c.group_instance_id.is_none() && c.threads.is_none()),
             version: c.version.unwrap_or(defaults::JOIN_GROUP_VERSION),
             streams_instance: None,
             processing: duration(c.processing_ms),

@@ -189,7 +189,7 @@ pub fn preset_intro(id: &str) -> &'static str {
             "Three Kafka Streams instances restart one by one; watch the generation and the restores."
         }
         "streams-rolling-restart-standby" => {
-            "The same roll with a standby replica per task: compare static vs dynamic to see what standbys save."
+            "The same roll with a standby replica per task: in a rolling restart nothing moves, so the standbys go unused."
         }
         "rolling-restart-static" => {
             "Twelve static pods restart one by one; watch the generation."
