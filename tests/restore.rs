@@ -248,10 +248,10 @@ fn a_state_size_restores_at_its_rate() {
     ));
     assert_eq!(events(&sized), events(&timed));
     assert!(summary(&sized)["restore_ms"].as_u64().unwrap() > 0);
-    // Without a rate, the default rate: 600 MB at 20 MB/s is 30 s.
+    // Without a rate, the default rate: 900 MB at 30 MB/s is 30 s.
     let default = trace(&with_state(
         group(false, json!(0), "range"),
-        json!(600),
+        json!(900),
         None,
     ));
     let thirty = trace(&group(false, json!(30_000), "range"));
