@@ -1316,3 +1316,46 @@ fn a_replaced_static_member_keeps_its_partitions_in_the_views_while_its_response
         assert!(replaced_seen, "{id}: the member is replaced by 35 s");
     }
 }
+
+/// A Kafka Streams thread commits what it holds as it closes, and the
+/// commit re-arms its session (spec §3.5): a dynamic instance's old member
+/// is removed one whole session after the close, not after its last
+/// heartbeat (FIDELITY.md, "A real Kafka Streams application").
+#[test]
+fn a_streams_thread_commits_as_it_closes_and_its_old_member_outlives_the_close_by_a_session() {
+    let file = parse(json!({
+        "name": "streams-close", "seed": 3, "config": {"session_timeout_ms": 30000},
+        "topics": [{"name": "t", "partitions": 4}],
+        "consumers": [{"name": "S", "threads": 1, "heartbeat_interval_ms": 3000},
+                      {"name": "T", "threads": 1, "heartbeat_interval_ms": 3000}],
+        "network": {"latency_ms": 1},
+        "actions": [{"at_ms": 0, "start": "S"}, {"at_ms": 0, "start": "T"},
+                    {"at_ms": 20000, "restart": "S", "down_ms": 10000},
+                    {"at_ms": 70000, "id": "end", "end": {}}]
+    }));
+    let trace = scenario::run(&file, None).unwrap();
+    let commit = trace
+        .iter()
+        .find(|l| {
+            l["type"] == "response"
+                && l["api"] == "OffsetCommit"
+                && l["at_ms"].as_u64() >= Some(20_000)
+        })
+        .expect("S-1 commits as it closes");
+    assert!(
+        commit["request"].as_str().unwrap().starts_with("S-1/"),
+        "{commit}"
+    );
+    assert_eq!(commit["error"], "NONE", "{commit}");
+    assert!(commit["at_ms"].as_u64().unwrap() < 20_010, "{commit}");
+    // No LeaveGroup: the old member goes when its session, re-armed by the
+    // commit, runs out 30 s after the close.
+    assert!(!trace.iter().any(|l| l["api"] == "LeaveGroup"));
+    let removed = trace
+        .iter()
+        .find(|l| l["event"] == "member_removed")
+        .expect("the old member is removed");
+    assert_eq!(removed["cause"], "session_expired", "{removed}");
+    let at = removed["at_ms"].as_u64().unwrap();
+    assert!((50_000..50_020).contains(&at), "{removed}");
+}

@@ -323,6 +323,14 @@ impl Client {
     /// LeaveGroup; static members by default do not (spec §4 r11).
     pub fn close(&mut self, out: &mut Vec<Effect>) {
         let was_member = !self.member_id.is_empty() && self.state.is_running();
+        // A Kafka Streams thread commits its tasks as it shuts down
+        // (StreamThread.completeShutdown), and the commit re-arms its
+        // session in Stable and PreparingRebalance (spec §3.5): its old
+        // member outlives the close by a whole session, as a real one did
+        // (FIDELITY.md, "A real Kafka Streams application").
+        if was_member && self.config.streams_instance.is_some() {
+            self.commit_on_close(out);
+        }
         if was_member && self.config.leave_group_on_close {
             out.push(Effect::Event(ClientAction::Close {
                 leave_group: true,

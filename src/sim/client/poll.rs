@@ -189,6 +189,22 @@ impl Client {
         })));
     }
 
+    /// OffsetCommit of what it holds, sent as it closes (its answer finds
+    /// the client down and changes nothing).
+    pub(super) fn commit_on_close(&mut self, out: &mut Vec<Effect>) {
+        if self.owned.is_empty() || self.generation.is_none() {
+            return;
+        }
+        let offset = i64::try_from(self.batches).unwrap_or(i64::MAX);
+        out.push(Effect::send(Request::OffsetCommit(OffsetCommitRequest {
+            member_id: self.member_id.clone(),
+            generation_id: self.wire_generation(),
+            group_instance_id: self.config.group_instance_id.clone(),
+            offsets: self.owned.iter().map(|p| (p.clone(), offset)).collect(),
+            transactional: false,
+        })));
+    }
+
     /// The commit before a JoinGroup is answered (whatever its error, the
     /// Java client goes on to join).
     pub(super) fn on_commit(&mut self, out: &mut Vec<Effect>) {
