@@ -302,22 +302,25 @@ impl Narrator<'_> {
                 "{name} got FENCED_INSTANCE_ID: another process took group.instance.id={} — {name} stops for good, so two processes never consume the same partitions.",
                 group_instance_id.as_ref().map_or("?", |i| i.as_str())
             ),
-            ClientAction::Restoring { partitions, longest_ms } if client.config().ephemeral_state => format!(
-                "{} {} not on {name}'s disk (new to it, or wiped by its restart: its state is ephemeral): it restores {} state first (up to {}), and {} unconsumed meanwhile — static membership keeps a member's place, not a wiped disk.",
-                partition_ranges(partitions),
-                if partitions.len() == 1 { "is" } else { "are" },
-                if partitions.len() == 1 { "its" } else { "their" },
-                format_seconds(*longest_ms),
-                if partitions.len() == 1 { "it stays" } else { "they stay" }
-            ),
-            ClientAction::Restoring { partitions, longest_ms } => format!(
-                "{} {} new to {name}: it restores {} state first (up to {}), and {} unconsumed meanwhile — the cost of a move that static membership avoids.",
-                partition_ranges(partitions),
-                if partitions.len() == 1 { "is" } else { "are" },
-                if partitions.len() == 1 { "its" } else { "their" },
-                format_seconds(*longest_ms),
-                if partitions.len() == 1 { "it stays" } else { "they stay" }
-            ),
+            ClientAction::Restoring { partitions, longest_ms } => {
+                let one = partitions.len() == 1;
+                let (why, lesson) = if client.config().ephemeral_state {
+                    (
+                        format!("not on {name}'s disk (new to it, or wiped by its restart: its state is ephemeral)"),
+                        "static membership keeps a member's place, not a wiped disk",
+                    )
+                } else {
+                    (format!("new to {name}"), "the cost of a move that static membership avoids")
+                };
+                format!(
+                    "{} {} {why}: it restores {} state first (up to {}), and {} unconsumed meanwhile — {lesson}.",
+                    partition_ranges(partitions),
+                    if one { "is" } else { "are" },
+                    if one { "its" } else { "their" },
+                    format_seconds(*longest_ms),
+                    if one { "it stays" } else { "they stay" }
+                )
+            }
             ClientAction::Restored { partitions, took_ms } => format!(
                 "{} restored {} state on {name} for {} and {} consumed again.",
                 partition_ranges(partitions),
