@@ -18,7 +18,7 @@ use super::break_even::{
     tick_label, Choice, BOTTOM, HEIGHT, LEFT, MAX_WIDTH, MIN_WIDTH, RIGHT, TOP,
 };
 use crate::scenario::model::ScenarioFile;
-use crate::scenario::sweep::{crossings, refinement, restart_points, Crossing, SweepPoint};
+use crate::scenario::sweep::{restart_points, SweepPoint};
 use crate::ui::model::format::fixed;
 
 /// The restore per moved partition of each curve, in ms: none (a
@@ -95,7 +95,7 @@ pub fn next_run(file: &ScenarioFile, curves: &[Curve]) -> Option<(usize, u64)> {
     curves.iter().enumerate().find_map(|(i, c)| {
         let added = c.points.len().saturating_sub(grid.len());
         (added < MAX_REFINEMENTS)
-            .then(|| refinement(&c.points, resolution))
+            .then(|| narrowing(&c.points, resolution))
             .flatten()
             .map(|ms| (i, ms))
     })
@@ -119,7 +119,7 @@ pub fn saving_ms(p: &SweepPoint) -> i64 {
 pub struct DrawnCurve {
     pub restore_ms: u64,
     pub line: String,
-    pub dots: Vec<(f64, f64, u64, i64)>,
+    pub dots: Vec<(f64, f64, u64, i64, i64)>,
     pub crossings: Vec<(f64, u64)>,
 }
 
@@ -158,25 +158,26 @@ pub fn chart(curves: &[Curve], file: &ScenarioFile, width: f64) -> Family {
     let drawn = curves
         .iter()
         .map(|c| {
-            let dots: Vec<(f64, f64, u64, i64)> = c
+            let dots: Vec<(f64, f64, u64, i64, i64)> = c
                 .points
                 .iter()
                 .map(|p| {
                     let s = saving_ms(p);
-                    (x(p.restart_ms as f64), y(s as f64), p.restart_ms, s)
+                    let same = same_within_ms(p);
+                    (x(p.restart_ms as f64), y(s as f64), p.restart_ms, s, same)
                 })
                 .collect();
             DrawnCurve {
                 restore_ms: c.restore_ms,
                 line: dots
                     .iter()
-                    .map(|(x, y, _, _)| format!("{},{}", fixed(*x, 1), fixed(*y, 1)))
+                    .map(|(x, y, ..)| format!("{},{}", fixed(*x, 1), fixed(*y, 1)))
                     .collect::<Vec<_>>()
                     .join(" "),
                 dots,
-                crossings: crossings(&c.points)
-                    .iter()
-                    .map(|k| (x(k.restart_ms), k.restart_ms.round() as u64))
+                crossings: changes(&c.points)
+                    .into_iter()
+                    .map(|ms| (x(ms as f64), ms))
                     .collect(),
             }
         })
@@ -202,38 +203,96 @@ pub fn chart(curves: &[Curve], file: &ScenarioFile, width: f64) -> Family {
     }
 }
 
-/// What one curve says, for the sentence under the family.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Verdict {
-    /// Not run yet.
-    Pending,
-    /// Static saves (or ties) at every restart plotted; the least it saves.
-    StaticAlways { least_ms: i64 },
-    /// Dynamic costs less (or ties) at every restart plotted.
-    DynamicAlways,
-    /// The winner changes at these crossings.
-    Crosses(Vec<Crossing>),
+/// Differences within this share of the dearer side's cost (or within
+/// [`SAME_MIN_MS`]) count as the same: one seeded run's jitter, not a
+/// winner.
+pub const SAME_SHARE: f64 = 0.02;
+pub const SAME_MIN_MS: i64 = 1_000;
+
+/// Who costs less at a point, with near-equal runs as the same.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Band {
+    Static,
+    Dynamic,
+    Same,
 }
 
-/// A curve's verdict, read from its own points.
-pub fn verdict(curve: &Curve) -> Verdict {
-    if curve.points.is_empty() {
-        return Verdict::Pending;
-    }
-    let found = crossings(&curve.points);
-    if !found.is_empty() {
-        return Verdict::Crosses(found);
-    }
-    let least = curve.points.iter().map(saving_ms).min().unwrap_or(0);
-    match curve.points.iter().any(|p| saving_ms(p) > 0) {
-        true => Verdict::StaticAlways { least_ms: least },
-        false => Verdict::DynamicAlways,
+/// How far apart a point's two costs may be and still count as the same.
+pub fn same_within_ms(p: &SweepPoint) -> i64 {
+    let dearer = p
+        .static_members
+        .unavailable_after_startup_ms
+        .max(p.dynamic_members.unavailable_after_startup_ms);
+    ((dearer as f64 * SAME_SHARE).round() as i64).max(SAME_MIN_MS)
+}
+
+/// The band of a point.
+pub fn band(p: &SweepPoint) -> Band {
+    let (s, within) = (saving_ms(p), same_within_ms(p));
+    if s > within {
+        Band::Static
+    } else if s < -within {
+        Band::Dynamic
+    } else {
+        Band::Same
     }
 }
 
-/// A curve's sentence: "30.0 s to restore: static membership saves time
-/// at every restart plotted (at least 2.7 s)", or where it stops paying,
-/// each crossing a [`Piece::Crossing`].
+/// A stretch of neighbouring points in one band: its band and where it
+/// begins and ends (the middle between its first point and the one
+/// before, between its last and the one after; `None` at the ends).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stretch {
+    pub band: Band,
+    pub from_ms: Option<u64>,
+    pub to_ms: Option<u64>,
+}
+
+/// The curve's points (in order of restart) as stretches of one band.
+pub fn stretches(points: &[SweepPoint]) -> Vec<Stretch> {
+    let mut out: Vec<Stretch> = Vec::new();
+    for (i, p) in points.iter().enumerate() {
+        let b = band(p);
+        match out.last_mut() {
+            Some(last) if last.band == b => {}
+            _ => {
+                let edge = (i > 0).then(|| (points[i - 1].restart_ms + p.restart_ms) / 2);
+                if let Some(last) = out.last_mut() {
+                    last.to_ms = edge;
+                }
+                out.push(Stretch {
+                    band: b,
+                    from_ms: edge,
+                    to_ms: None,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Where the band changes: the middle of each bracket between two
+/// neighbouring points of different bands.
+pub fn changes(points: &[SweepPoint]) -> Vec<u64> {
+    stretches(points).iter().filter_map(|s| s.to_ms).collect()
+}
+
+/// The widest bracket around a change of band still wider than
+/// `resolution_ms`: the restart to run next to narrow it.
+fn narrowing(points: &[SweepPoint], resolution_ms: u64) -> Option<u64> {
+    points
+        .windows(2)
+        .filter(|w| band(&w[0]) != band(&w[1]))
+        .map(|w| (w[1].restart_ms - w[0].restart_ms, w[0].restart_ms))
+        .filter(|(width, _)| *width > resolution_ms.max(1))
+        .max_by_key(|(width, lo)| (*width, std::cmp::Reverse(*lo)))
+        .map(|(width, lo)| lo + width / 2)
+}
+
+/// A curve's sentence, read from its own points: who costs less on each
+/// stretch of restart durations ("30 s to restore: static membership
+/// pays for restarts shorter than about 37.1 s; longer, dynamic costs
+/// less"), each change of band a [`Piece::Crossing`].
 pub fn sentence(curve: &Curve) -> Vec<Piece> {
     let name = level_label(curve.restore_ms);
     let mut chars = name.chars();
@@ -242,56 +301,48 @@ pub fn sentence(curve: &Curve) -> Vec<Piece> {
         .map(|f| f.to_ascii_uppercase().to_string() + chars.as_str())
         .unwrap_or_default();
     let text = |s: String| Piece::Text(s);
-    let at = |c: &Crossing| {
-        let ms = c.restart_ms.round() as u64;
-        Piece::Crossing(ms, format!("about {}", say_ms(ms)))
+    let at = |ms: u64| Piece::Crossing(ms, format!("about {}", say_ms(ms)));
+    let who = |b: Band| match b {
+        Band::Static => "static membership pays",
+        Band::Dynamic => "dynamic membership costs less",
+        Band::Same => "the two cost about the same (within 2 % or 1 s)",
     };
-    match verdict(curve) {
-        Verdict::Pending => vec![text(format!("{name}: not run yet."))],
-        Verdict::StaticAlways { least_ms } => vec![text(format!(
-            "{name}: static membership saves time at every restart plotted (at least {}).",
-            say_ms(least_ms.max(0) as u64)
-        ))],
-        Verdict::DynamicAlways => vec![text(format!(
-            "{name}: dynamic membership costs no more at every restart plotted."
-        ))],
-        Verdict::Crosses(found) => match found.as_slice() {
-            [one] => vec![
-                text(format!(
-                    "{name}: static membership pays for restarts {} than ",
-                    if one.static_cheaper_below {
-                        "shorter"
-                    } else {
-                        "longer"
+    let found = stretches(&curve.points);
+    match found.as_slice() {
+        [] => vec![text(format!("{name}: not run yet."))],
+        [one] => {
+            let least = curve.points.iter().map(saving_ms).min().unwrap_or(0);
+            let tail = match one.band {
+                Band::Static => format!(" (at least {})", say_ms(least.max(0) as u64)),
+                _ => String::new(),
+            };
+            vec![text(format!(
+                "{name}: {} at every restart plotted{tail}.",
+                who(one.band)
+            ))]
+        }
+        many => {
+            let mut out = vec![text(format!("{name}: "))];
+            for (i, st) in many.iter().enumerate() {
+                match (st.from_ms, st.to_ms) {
+                    (None, Some(to)) => {
+                        out.push(text(format!("{} for restarts shorter than ", who(st.band))));
+                        out.push(at(to));
                     }
-                )),
-                at(one),
-                text(".".to_string()),
-            ],
-            many => {
-                let mut out = vec![text(format!(
-                    "{name}: the cheaper one changes {} times, at ",
-                    many.len()
-                ))];
-                for (i, c) in many.iter().enumerate() {
-                    if i > 0 {
-                        out.push(text(
-                            if i + 1 == many.len() { " and " } else { ", " }.into(),
-                        ));
+                    (Some(from), Some(to)) => {
+                        out.push(text(format!("; from {} to ", say_ms(from))));
+                        out.push(at(to));
+                        out.push(text(format!(", {}", who(st.band))));
                     }
-                    out.push(at(c));
+                    (Some(_), None) | (None, None) => {
+                        let last = if i == 1 { "; longer, " } else { "; beyond, " };
+                        out.push(text(format!("{last}{}", who(st.band))));
+                    }
                 }
-                out.push(text(format!(
-                    "; static is cheaper {} the first.",
-                    if many[0].static_cheaper_below {
-                        "below"
-                    } else {
-                        "above"
-                    }
-                )));
-                out
             }
-        },
+            out.push(text(".".to_string()));
+            out
+        }
     }
 }
 
@@ -367,36 +418,66 @@ mod tests {
             savings.windows(2).all(|w| w[0] < w[1]),
             "saving at the scenario's restart grows with the state: {savings:?}"
         );
-        assert!(matches!(verdict(&curves[0]), Verdict::Crosses(_)));
+        assert!(
+            stretches(&curves[0].points).len() > 1,
+            "no state: static stops paying"
+        );
         assert!(savings[2] > 0 && savings[3] > 0);
     }
 
     #[test]
     fn the_sentences_read_the_curves_points() {
-        let file = preset("kip345-restart").unwrap();
-        let curves = explore(&file);
-        for c in &curves {
-            let s = sentence_text(c);
-            match verdict(c) {
-                Verdict::Crosses(found) => {
-                    for k in found {
-                        assert!(s.contains(&say_ms(k.restart_ms.round() as u64)), "{s}");
-                    }
+        for id in ["kip345-restart", "streams-rolling-restart"] {
+            let file = preset(id).unwrap();
+            let curves = explore(&file);
+            let drawn = chart(&curves, &file, 720.0);
+            for (c, d) in curves.iter().zip(&drawn.curves) {
+                let s = sentence_text(c);
+                let found = changes(&c.points);
+                // Every change of band is stated, where two neighbouring
+                // plotted points of different bands lie either side.
+                for ms in &found {
+                    assert!(s.contains(&say_ms(*ms)), "{id}: {s}");
+                    let i = c.points.partition_point(|p| p.restart_ms < *ms);
+                    assert!(i > 0 && i < c.points.len(), "{id}: {ms}");
+                    assert_ne!(band(&c.points[i - 1]), band(&c.points[i]), "{id}: {ms}");
                 }
-                Verdict::StaticAlways { .. } => assert!(s.contains("every restart plotted"), "{s}"),
-                other => panic!("{other:?}: {s}"),
-            }
-        }
-        let drawn = chart(&curves, &file, 720.0);
-        for (c, d) in curves.iter().zip(&drawn.curves) {
-            assert_eq!(d.dots.len(), c.points.len());
-            assert_eq!(d.crossings.len(), crossings(&c.points).len());
-            // A point above the zero line saves, below it costs.
-            for (_, y, _, s) in &d.dots {
-                assert_eq!(*y < drawn.zero_y, *s > 0, "{y} vs zero {}", drawn.zero_y);
+                if found.is_empty() {
+                    assert!(s.contains("every restart plotted"), "{id}: {s}");
+                }
+                assert_eq!(d.dots.len(), c.points.len());
+                assert_eq!(d.crossings.len(), found.len());
+                // A point above the zero line saves, below it costs.
+                for (_, y, _, saving, _) in &d.dots {
+                    assert_eq!(
+                        *y < drawn.zero_y,
+                        *saving > 0,
+                        "{y} vs zero {}",
+                        drawn.zero_y
+                    );
+                }
             }
         }
         assert_eq!(sentence_text(&Curve::default()), "No state: not run yet.");
+    }
+
+    /// Where static and dynamic cost within 2 % of each other (a Kafka
+    /// Streams roll past the session timeout: both rebalance), the
+    /// sentence says they cost about the same instead of naming every
+    /// jitter-sized crossing.
+    #[test]
+    fn near_equal_runs_are_the_same_not_a_string_of_crossings() {
+        let file = preset("streams-rolling-restart").unwrap();
+        let curves = explore(&file);
+        for c in &curves {
+            let s = sentence_text(c);
+            assert!(changes(&c.points).len() <= 2, "{s}");
+            assert!(
+                s.contains("static membership pays for restarts shorter than"),
+                "{s}"
+            );
+            assert!(s.contains("about the same"), "{s}");
+        }
     }
 
     #[test]
@@ -411,7 +492,7 @@ mod tests {
         assert!(drawn.curves[0]
             .dots
             .iter()
-            .all(|(_, y, _, _)| (top..=bottom).contains(y)));
+            .all(|(_, y, ..)| (top..=bottom).contains(y)));
         assert!(drawn.y_ticks.iter().any(|(_, l)| l.starts_with('−')));
         assert!(drawn.y_ticks.iter().any(|(_, l)| l == "0"));
         assert!((top..=bottom).contains(&drawn.zero_y));

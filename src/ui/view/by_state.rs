@@ -87,9 +87,9 @@ pub fn ByState(props: &ByStateProps) -> Html {
         <div class="be-by-state">
             <h3 class="be-title">{ "Where static membership pays, by state to restore" }</h3>
             <p class="be-note">
-                { "Each curve is what static membership saves over dynamic (dynamic's partition-unavailable \
+                { "Each curve: what static membership saves over dynamic (dynamic's partition-unavailable \
                    time after start-up minus static's) when every moved partition first restores this much \
-                   state. Above the zero line static pays; where a curve crosses it is that state's break-even." }
+                   state. Runs within 2 % (or 1 s) count as the same: one seeded run's jitter." }
             </p>
             if let Some(e) = error {
                 <p class="field-error">{ e }</p>
@@ -154,15 +154,16 @@ fn plot(f: &Family) -> Html {
             { for f.curves.iter().enumerate().map(|(i, c)| html! {
                 <g class={classes!("be-series", format!("be-level-{i}"))} data-restore-ms={c.restore_ms.to_string()}>
                     <polyline points={c.line.clone()} />
-                    { for c.dots.iter().map(|(x, y, restart, saving)| html! {
+                    { for c.dots.iter().map(|(x, y, restart, saving, same)| html! {
                         <circle cx={fixed(*x, 1)} cy={fixed(*y, 1)} r="2.5"
-                                data-restart-ms={restart.to_string()} data-saving-ms={saving.to_string()}>
+                                data-restart-ms={restart.to_string()} data-saving-ms={saving.to_string()}
+                                data-same-within-ms={same.to_string()}>
                             <title>{ format!("{}: restart {} ms → static saves {} ms", level_label(c.restore_ms), restart, saving) }</title>
                         </circle>
                     }) }
                     { for c.crossings.iter().map(|(x, ms)| html! {
                         <circle class="be-crossing-dot" cx={fixed(*x, 1)} cy={fixed(f.zero_y, 1)} r="4">
-                            <title>{ format!("{}: break-even at a restart of {ms} ms", level_label(c.restore_ms)) }</title>
+                            <title>{ format!("{}: the cheaper side changes at a restart of {ms} ms", level_label(c.restore_ms)) }</title>
                         </circle>
                     }) }
                 </g>
