@@ -22,6 +22,14 @@ pub enum ErrorCode {
     MemberIdRequired,
     GroupMaxSizeReached,
     FencedInstanceId,
+    /// The consumer-group coordinator's (KIP-848): a malformed request.
+    InvalidRequest,
+    /// KIP-848: the member's epoch is not the coordinator's.
+    FencedMemberEpoch,
+    /// KIP-848: the instance id is held by a member that has not left.
+    UnreleasedInstanceId,
+    /// KIP-848: a server assignor the group does not offer.
+    UnsupportedAssignor,
 }
 
 impl ErrorCode {
@@ -41,6 +49,10 @@ impl ErrorCode {
             ErrorCode::MemberIdRequired => 79,
             ErrorCode::GroupMaxSizeReached => 81,
             ErrorCode::FencedInstanceId => 82,
+            ErrorCode::InvalidRequest => 42,
+            ErrorCode::FencedMemberEpoch => 110,
+            ErrorCode::UnreleasedInstanceId => 111,
+            ErrorCode::UnsupportedAssignor => 112,
         }
     }
 
@@ -60,6 +72,10 @@ impl ErrorCode {
             ErrorCode::MemberIdRequired => "MEMBER_ID_REQUIRED",
             ErrorCode::GroupMaxSizeReached => "GROUP_MAX_SIZE_REACHED",
             ErrorCode::FencedInstanceId => "FENCED_INSTANCE_ID",
+            ErrorCode::InvalidRequest => "INVALID_REQUEST",
+            ErrorCode::FencedMemberEpoch => "FENCED_MEMBER_EPOCH",
+            ErrorCode::UnreleasedInstanceId => "UNRELEASED_INSTANCE_ID",
+            ErrorCode::UnsupportedAssignor => "UNSUPPORTED_ASSIGNOR",
         }
     }
 
@@ -88,6 +104,18 @@ impl ErrorCode {
             ErrorCode::GroupMaxSizeReached => "The consumer group has reached its max size.",
             ErrorCode::FencedInstanceId => {
                 "The broker rejected this static consumer since another consumer with the same group.instance.id has registered with a different member.id."
+            }
+            ErrorCode::InvalidRequest => {
+                "This most likely occurs because of a request being malformed by the client library or the message was sent to an incompatible broker. See the broker logs for more details."
+            }
+            ErrorCode::FencedMemberEpoch => {
+                "The member epoch is fenced by the group coordinator. The member must abandon all its partitions and rejoin."
+            }
+            ErrorCode::UnreleasedInstanceId => {
+                "The instance ID is still used by another member in the consumer group. That member must leave first."
+            }
+            ErrorCode::UnsupportedAssignor => {
+                "The assignor or its version range is not supported by the consumer group."
             }
         }
     }
@@ -130,6 +158,15 @@ mod tests {
         assert_eq!(ErrorCode::InconsistentGroupProtocol.code(), 23);
         assert_eq!(ErrorCode::InvalidSessionTimeout.code(), 26);
         assert_eq!(ErrorCode::GroupIdNotFound.code(), 69);
+        // The consumer-group coordinator's (consumer-coordinator.md §0.3).
+        assert_eq!(ErrorCode::InvalidRequest.code(), 42);
+        assert_eq!(ErrorCode::FencedMemberEpoch.code(), 110);
+        assert_eq!(ErrorCode::UnreleasedInstanceId.code(), 111);
+        assert_eq!(ErrorCode::UnsupportedAssignor.code(), 112);
+        assert_eq!(
+            ErrorCode::UnreleasedInstanceId.name(),
+            "UNRELEASED_INSTANCE_ID"
+        );
     }
 
     #[test]

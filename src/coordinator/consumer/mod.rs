@@ -1,0 +1,568 @@
+//! Kafka's consumer-group coordinator (KIP-848, `group.protocol=consumer`),
+//! sans-IO, beside the classic one: one group answering
+//! ConsumerGroupHeartbeat at a virtual time it is given
+//! (docs/spec/consumer-coordinator.md; Kafka: `GroupMetadataManager`,
+//! as a running Kafka 4.4.0 answered, §10).
+//!
+//! There is no JoinGroup barrier: the coordinator computes a target
+//! assignment when the group epoch moves (a member joins, leaves or
+//! changes its subscription), and each member reaches its target on its
+//! own heartbeats, revoking first ([`reconcile`]). Static membership
+//! works by other rules than classic: a member leaving with epoch -2
+//! keeps its place and partitions and the group epoch stays; a rejoin
+//! under its instance id takes the old member's assignment; a second
+//! process with an instance id still held is refused with
+//! UNRELEASED_INSTANCE_ID (classic fences the old one instead).
+//!
+//! GroupScope's choices where Kafka leaves them open (§9): members in
+//! member-id order, topics by name, partitions ascending; a tie between
+//! preferred assignors goes to the configured order; the target is
+//! computed in the heartbeat that moves the group epoch (Kafka 4.4 with
+//! `consumer.assignment.interval.ms=0`, §10); an empty member id on a
+//! join gets one made by the coordinator (v0).
+
+mod assign;
+mod member;
+mod reconcile;
+#[cfg(test)]
+mod tests;
+
+pub use assign::ServerAssignor;
+pub use member::{ConsumerMember, MemberState};
+
+use crate::coordinator::ErrorCode;
+use crate::ids::{GroupInstanceId, MemberId, TopicPartition};
+use assign::{assign, Spec, Targets};
+use reconcile::{reconcile, Goal};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Epoch -1: leave for good (§0.4).
+pub const LEAVE_EPOCH: i32 = -1;
+/// Epoch -2: a static member leaves for now, keeping its place (§4.2).
+pub const STATIC_LEAVE_EPOCH: i32 = -2;
+
+/// The group's settings (§0.4): the session timeout and heartbeat
+/// interval are the group's, not the client's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    pub session_timeout_ms: u64,
+    pub heartbeat_interval_ms: u64,
+    /// The server assignors offered, the first the default.
+    pub assignors: Vec<ServerAssignor>,
+    /// `group.consumer.max.size` (`None`: no limit).
+    pub max_size: Option<usize>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            session_timeout_ms: 45_000,
+            heartbeat_interval_ms: 5_000,
+            assignors: vec![ServerAssignor::Uniform, ServerAssignor::Range],
+            max_size: None,
+        }
+    }
+}
+
+/// A ConsumerGroupHeartbeat request (§2.1); `None` is "unchanged".
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HeartbeatRequest {
+    pub member_id: MemberId,
+    pub member_epoch: i32,
+    pub instance_id: Option<GroupInstanceId>,
+    pub rebalance_timeout_ms: Option<u64>,
+    pub subscribed_topics: Option<Vec<String>>,
+    pub server_assignor: Option<String>,
+    /// The partitions the member owns (`Some(vec![])` on a join).
+    pub owned: Option<Vec<TopicPartition>>,
+}
+
+/// The answer (§2.4); an error carries no member id, epoch 0, no
+/// interval and no assignment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeartbeatResponse {
+    pub error: ErrorCode,
+    pub member_id: Option<MemberId>,
+    pub member_epoch: i32,
+    pub heartbeat_interval_ms: u64,
+    /// The partitions the member may own, when the request was a full one
+    /// or they changed.
+    pub assignment: Option<Vec<TopicPartition>>,
+}
+
+impl HeartbeatResponse {
+    fn error(error: ErrorCode) -> Self {
+        HeartbeatResponse {
+            error,
+            member_id: None,
+            member_epoch: 0,
+            heartbeat_interval_ms: 0,
+            assignment: None,
+        }
+    }
+}
+
+/// The group's state, derived, never set (§1.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GroupState {
+    Empty,
+    Assigning,
+    Reconciling,
+    Stable,
+}
+
+impl GroupState {
+    pub fn name(self) -> &'static str {
+        match self {
+            GroupState::Empty => "Empty",
+            GroupState::Assigning => "Assigning",
+            GroupState::Reconciling => "Reconciling",
+            GroupState::Stable => "Stable",
+        }
+    }
+}
+
+/// One consumer group as its coordinator keeps it.
+#[derive(Clone, Debug)]
+pub struct ConsumerGroup {
+    config: Config,
+    topics: BTreeMap<String, u32>,
+    group_epoch: i32,
+    assignment_epoch: i32,
+    members: BTreeMap<MemberId, ConsumerMember>,
+    static_members: BTreeMap<GroupInstanceId, MemberId>,
+    targets: Targets,
+    /// Session deadlines, re-armed by every successful regular heartbeat.
+    sessions: BTreeMap<MemberId, u64>,
+    /// Revocation deadlines and the epoch each was armed at.
+    revocations: BTreeMap<MemberId, (u64, i32)>,
+    made_ids: u64,
+}
+
+impl ConsumerGroup {
+    /// An empty group over `topics` (name → partitions).
+    pub fn new(config: Config, topics: BTreeMap<String, u32>) -> Self {
+        ConsumerGroup {
+            config,
+            topics,
+            group_epoch: 0,
+            assignment_epoch: 0,
+            members: BTreeMap::new(),
+            static_members: BTreeMap::new(),
+            targets: Targets::new(),
+            sessions: BTreeMap::new(),
+            revocations: BTreeMap::new(),
+            made_ids: 0,
+        }
+    }
+
+    pub fn group_epoch(&self) -> i32 {
+        self.group_epoch
+    }
+    pub fn assignment_epoch(&self) -> i32 {
+        self.assignment_epoch
+    }
+    pub fn members(&self) -> &BTreeMap<MemberId, ConsumerMember> {
+        &self.members
+    }
+    pub fn static_members(&self) -> &BTreeMap<GroupInstanceId, MemberId> {
+        &self.static_members
+    }
+    /// A member's target assignment.
+    pub fn target(&self, member: &MemberId) -> Option<&BTreeSet<TopicPartition>> {
+        self.targets.get(member)
+    }
+
+    pub fn state(&self) -> GroupState {
+        if self.members.is_empty() {
+            GroupState::Empty
+        } else if self.group_epoch > self.assignment_epoch {
+            GroupState::Assigning
+        } else if self
+            .members
+            .values()
+            .any(|m| !m.is_reconciled_to(self.assignment_epoch))
+        {
+            GroupState::Reconciling
+        } else {
+            GroupState::Stable
+        }
+    }
+
+    /// The next time a timer runs out, if any.
+    pub fn next_deadline(&self) -> Option<u64> {
+        let sessions = self.sessions.values().copied();
+        let revocations = self.revocations.values().map(|(at, _)| *at);
+        sessions.chain(revocations).min()
+    }
+
+    /// Answers one heartbeat at `now_ms` (§2-§4).
+    pub fn heartbeat(&mut self, now_ms: u64, req: &HeartbeatRequest) -> HeartbeatResponse {
+        let answer = validate(req, &self.config).and_then(|()| match req.member_epoch {
+            LEAVE_EPOCH | STATIC_LEAVE_EPOCH => self.leave(req),
+            _ => self.regular(now_ms, req),
+        });
+        answer.unwrap_or_else(HeartbeatResponse::error)
+    }
+
+    /// Fires every timer due at `now_ms` (§5): an expired session fences
+    /// its member, away or not; a revocation timer fences a member still
+    /// at the epoch it was armed at. Returns the members fenced.
+    pub fn expire(&mut self, now_ms: u64) -> Vec<MemberId> {
+        let mut fenced = Vec::new();
+        let due: Vec<MemberId> = self
+            .sessions
+            .iter()
+            .filter(|(_, at)| **at <= now_ms)
+            .map(|(m, _)| m.clone())
+            .collect();
+        for m in due {
+            self.sessions.remove(&m);
+            if self.fence(&m) {
+                fenced.push(m);
+            }
+        }
+        let due: Vec<(MemberId, i32)> = self
+            .revocations
+            .iter()
+            .filter(|(_, (at, _))| *at <= now_ms)
+            .map(|(m, (_, epoch))| (m.clone(), *epoch))
+            .collect();
+        for (m, epoch) in due {
+            self.revocations.remove(&m);
+            let still = self
+                .members
+                .get(&m)
+                .is_some_and(|x| x.member_epoch == epoch);
+            if still && self.fence(&m) {
+                fenced.push(m);
+            }
+        }
+        fenced
+    }
+
+    /// A regular heartbeat (§3): find or make the member, update it, maybe
+    /// bump the epoch and compute a target, reconcile, re-arm the timers.
+    fn regular(
+        &mut self,
+        now_ms: u64,
+        req: &HeartbeatRequest,
+    ) -> Result<HeartbeatResponse, ErrorCode> {
+        let id = self.find_member(req)?;
+        let mut member = self.members.get(&id).cloned().expect("found or made");
+        let full = req.member_epoch == 0
+            || (req.rebalance_timeout_ms.is_some()
+                && req.subscribed_topics.is_some()
+                && req.owned.is_some());
+        if let Some(ms) = req.rebalance_timeout_ms {
+            member.rebalance_timeout_ms = ms;
+        }
+        if req.server_assignor.is_some() {
+            member.server_assignor = req.server_assignor.clone();
+        }
+        let mut bump = false;
+        if let Some(topics) = &req.subscribed_topics {
+            let topics: BTreeSet<String> = topics.iter().cloned().collect();
+            bump = topics != member.subscribed_topics;
+            member.subscribed_topics = topics;
+        }
+        let before = member.assigned.clone();
+        self.members.insert(id.clone(), member);
+        if bump {
+            self.group_epoch += 1;
+        }
+        if self.group_epoch > self.assignment_epoch {
+            self.compute_targets();
+        }
+        self.reconcile_member(&id, req, now_ms)?;
+        self.sessions
+            .insert(id.clone(), now_ms + self.config.session_timeout_ms);
+        let member = &self.members[&id];
+        let changed = member.assigned != before;
+        Ok(HeartbeatResponse {
+            error: ErrorCode::None,
+            member_id: Some(id),
+            member_epoch: member.member_epoch,
+            heartbeat_interval_ms: self.config.heartbeat_interval_ms,
+            assignment: (full || changed).then(|| member.assigned.iter().cloned().collect()),
+        })
+    }
+
+    /// The member a regular heartbeat speaks for, made on a join (§3.1,
+    /// §4.1 s1-s6), with the epoch check of §2.3.
+    fn find_member(&mut self, req: &HeartbeatRequest) -> Result<MemberId, ErrorCode> {
+        let joining = req.member_epoch == 0;
+        let known = self.members.contains_key(&req.member_id);
+        let returning = req
+            .instance_id
+            .as_ref()
+            .and_then(|i| self.static_members.get(i))
+            .and_then(|m| self.members.get(m))
+            .is_some_and(|m| m.member_epoch == STATIC_LEAVE_EPOCH);
+        let full = self
+            .config
+            .max_size
+            .is_some_and(|max| self.members.len() >= max);
+        // Kafka 4.4 lets an away static member's rejoin into a full group (§10).
+        if joining && full && !known && !returning {
+            return Err(ErrorCode::GroupMaxSizeReached);
+        }
+        let id = match &req.instance_id {
+            None => self.find_dynamic(req)?,
+            Some(iid) => self.find_static(req, iid)?,
+        };
+        let member = &self.members[&id];
+        if joining {
+            // Kafka 4.4 answers epoch 0 from a member still in the group
+            // with its current epoch and assignment (§10).
+            return Ok(id);
+        }
+        let lost_response = req.member_epoch == member.previous_member_epoch
+            && req
+                .owned
+                .as_ref()
+                .is_some_and(|o| o.iter().all(|p| member.assigned.contains(p)));
+        if req.member_epoch != member.member_epoch && !lost_response {
+            return Err(ErrorCode::FencedMemberEpoch);
+        }
+        Ok(id)
+    }
+
+    fn find_dynamic(&mut self, req: &HeartbeatRequest) -> Result<MemberId, ErrorCode> {
+        if self.members.contains_key(&req.member_id) {
+            return Ok(req.member_id.clone());
+        }
+        if req.member_epoch != 0 {
+            return Err(ErrorCode::UnknownMemberId);
+        }
+        let id = self.new_member_id(req);
+        self.members
+            .insert(id.clone(), ConsumerMember::new(id.clone(), None));
+        Ok(id)
+    }
+
+    /// §4.1: a new instance id joins (s1); a held one is refused (s2)
+    /// unless its member is away, whom the newcomer replaces (s3); a
+    /// heartbeat must come from the member the instance id maps to.
+    fn find_static(
+        &mut self,
+        req: &HeartbeatRequest,
+        iid: &GroupInstanceId,
+    ) -> Result<MemberId, ErrorCode> {
+        let Some(holder) = self.static_members.get(iid).cloned() else {
+            if req.member_epoch != 0 {
+                return Err(ErrorCode::UnknownMemberId);
+            }
+            let id = self.new_member_id(req);
+            let member = ConsumerMember::new(id.clone(), Some(iid.clone()));
+            self.members.insert(id.clone(), member);
+            self.static_members.insert(iid.clone(), id.clone());
+            return Ok(id);
+        };
+        if req.member_epoch != 0 {
+            return match holder == req.member_id {
+                true => Ok(holder),
+                false => Err(ErrorCode::FencedInstanceId),
+            };
+        }
+        let away = self.members[&holder].member_epoch == STATIC_LEAVE_EPOCH;
+        if !away {
+            return match holder == req.member_id {
+                true => Ok(holder),
+                false => Err(ErrorCode::UnreleasedInstanceId),
+            };
+        }
+        let id = self.new_member_id(req);
+        self.replace_member(&holder, &id);
+        Ok(id)
+    }
+
+    /// replaceMember (§4.3): the newcomer is a copy of the away member
+    /// under its own id, at epoch 0, with the old member's target; the
+    /// old id is gone (its timers, when they fire, find nobody).
+    fn replace_member(&mut self, old: &MemberId, new: &MemberId) {
+        let mut member = self.members.remove(old).expect("the holder is a member");
+        member.member_id = new.clone();
+        member.member_epoch = 0;
+        member.previous_member_epoch = 0;
+        if let Some(target) = self.targets.remove(old) {
+            self.targets.insert(new.clone(), target);
+        }
+        if let Some(iid) = &member.instance_id {
+            self.static_members.insert(iid.clone(), new.clone());
+        }
+        self.members.insert(new.clone(), member);
+    }
+
+    /// The request's member id, or one the coordinator makes (v0).
+    fn new_member_id(&mut self, req: &HeartbeatRequest) -> MemberId {
+        if !req.member_id.is_empty() {
+            return req.member_id.clone();
+        }
+        self.made_ids += 1;
+        MemberId::from(format!("member-{}", self.made_ids))
+    }
+
+    /// Reconciles `id` towards its target and arms or cancels its
+    /// revocation timer (§3.4, §3.5).
+    fn reconcile_member(
+        &mut self,
+        id: &MemberId,
+        req: &HeartbeatRequest,
+        now_ms: u64,
+    ) -> Result<(), ErrorCode> {
+        let empty = BTreeSet::new();
+        let target = self.targets.get(id).unwrap_or(&empty).clone();
+        let owned_by_others: BTreeSet<TopicPartition> = self
+            .members
+            .values()
+            .filter(|m| &m.member_id != id)
+            .flat_map(|m| m.assigned.iter().chain(&m.pending_revocation).cloned())
+            .collect();
+        let reported: Option<BTreeSet<TopicPartition>> =
+            req.owned.as_ref().map(|o| o.iter().cloned().collect());
+        let goal = Goal {
+            epoch: self.assignment_epoch,
+            target: &target,
+            owned_by_others: &owned_by_others,
+            reported: reported.as_ref(),
+        };
+        let member = self.members.get_mut(id).expect("a member");
+        if reconcile(member, &goal)? {
+            match member.state {
+                MemberState::UnrevokedPartitions => {
+                    let at = now_ms + member.rebalance_timeout_ms;
+                    self.revocations
+                        .insert(id.clone(), (at, member.member_epoch));
+                }
+                _ => {
+                    self.revocations.remove(id);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The new target of every member (§3.3), by the most preferred
+    /// server assignor.
+    fn compute_targets(&mut self) {
+        let empty = BTreeSet::new();
+        let specs: Vec<Spec> = self
+            .members
+            .values()
+            .map(|m| Spec {
+                member_id: &m.member_id,
+                instance_id: m.instance_id.as_ref(),
+                topics: &m.subscribed_topics,
+                target: self.targets.get(&m.member_id).unwrap_or(&empty),
+            })
+            .collect();
+        let targets = assign(self.assignor(), &specs, &self.topics);
+        self.targets = targets;
+        self.assignment_epoch = self.group_epoch;
+    }
+
+    /// The assignor most members prefer, ties to the configured order;
+    /// with no preference the first configured (§3.3, §9 item 4).
+    fn assignor(&self) -> ServerAssignor {
+        let votes = |a: &ServerAssignor| {
+            self.members
+                .values()
+                .filter(|m| m.server_assignor.as_deref() == Some(a.name()))
+                .count()
+        };
+        let best = self.config.assignors.iter().map(votes).max().unwrap_or(0);
+        self.config
+            .assignors
+            .iter()
+            .find(|a| votes(a) == best)
+            .copied()
+            .unwrap_or(ServerAssignor::Uniform)
+    }
+
+    /// A leave (§3.6, §4.2): -1 fences the member and bumps the group
+    /// epoch; -2 keeps a static member's place and partitions.
+    fn leave(&mut self, req: &HeartbeatRequest) -> Result<HeartbeatResponse, ErrorCode> {
+        let id = match &req.instance_id {
+            Some(iid) => match self.static_members.get(iid) {
+                None => return Err(ErrorCode::UnknownMemberId),
+                Some(holder) if *holder != req.member_id => {
+                    return Err(ErrorCode::FencedInstanceId)
+                }
+                Some(holder) => holder.clone(),
+            },
+            None if self.members.contains_key(&req.member_id) => req.member_id.clone(),
+            None => return Err(ErrorCode::UnknownMemberId),
+        };
+        if req.member_epoch == STATIC_LEAVE_EPOCH {
+            let member = self.members.get_mut(&id).expect("a member");
+            member.member_epoch = STATIC_LEAVE_EPOCH;
+            member.pending_revocation.clear();
+        } else {
+            self.fence(&id);
+        }
+        Ok(HeartbeatResponse {
+            error: ErrorCode::None,
+            member_id: Some(id),
+            member_epoch: req.member_epoch,
+            heartbeat_interval_ms: 0,
+            assignment: None,
+        })
+    }
+
+    /// Removes a member for good (`consumerGroupFenceMember`, §3.6): its
+    /// partitions are free at once, its target goes, the group epoch
+    /// moves. False when it was gone already.
+    fn fence(&mut self, id: &MemberId) -> bool {
+        let Some(member) = self.members.remove(id) else {
+            return false;
+        };
+        if let Some(iid) = &member.instance_id {
+            if self.static_members.get(iid) == Some(id) {
+                self.static_members.remove(iid);
+            }
+        }
+        self.targets.remove(id);
+        self.sessions.remove(id);
+        self.revocations.remove(id);
+        self.group_epoch += 1;
+        true
+    }
+}
+
+/// The checks of §2.2, in Kafka's order.
+fn validate(req: &HeartbeatRequest, config: &Config) -> Result<(), ErrorCode> {
+    let invalid = Err(ErrorCode::InvalidRequest);
+    if req.instance_id.as_ref().is_some_and(|i| i.is_empty()) {
+        return invalid;
+    }
+    match req.member_epoch {
+        e if e > 0 || e == LEAVE_EPOCH => {
+            if req.member_id.is_empty() {
+                return invalid;
+            }
+        }
+        0 => {
+            let joins_empty = req.owned.as_ref().is_some_and(|o| o.is_empty());
+            let subscribes = req
+                .subscribed_topics
+                .as_ref()
+                .is_some_and(|t| !t.is_empty());
+            if req.rebalance_timeout_ms.is_none() || !joins_empty || !subscribes {
+                return invalid;
+            }
+        }
+        STATIC_LEAVE_EPOCH => {
+            if req.member_id.is_empty() || req.instance_id.is_none() {
+                return invalid;
+            }
+        }
+        _ => return invalid,
+    }
+    match &req.server_assignor {
+        Some(name) if !config.assignors.iter().any(|a| a.name() == name) => {
+            Err(ErrorCode::UnsupportedAssignor)
+        }
+        _ => Ok(()),
+    }
+}
