@@ -32,3 +32,13 @@ pub const STATIC_JOIN_GROUP_VERSION: i16 = 5;
 pub const MEMBER_ID_REQUIRED_VERSION: i16 = 4;
 /// `client.id` a protocol scenario's JoinGroup uses when it names none.
 pub const CLIENT_ID: &str = "client";
+
+/// Consumer groups (KIP-848), Kafka 4.x's broker defaults:
+/// `group.consumer.session.timeout.ms` (also its minimum).
+pub const CONSUMER_SESSION_TIMEOUT_MS: u64 = 45_000;
+/// `group.consumer.max.session.timeout.ms`.
+pub const CONSUMER_MAX_SESSION_TIMEOUT_MS: u64 = 60_000;
+/// `group.consumer.heartbeat.interval.ms`.
+pub const CONSUMER_HEARTBEAT_INTERVAL_MS: u64 = 5_000;
+/// `group.consumer.assignors`, the first the default.
+pub const CONSUMER_ASSIGNORS: [&str; 2] = ["uniform", "range"];

@@ -11,6 +11,7 @@
 //! Layer: above `coordinator` and `sim`, below `scenario` and `ui`.
 
 mod caption;
+pub mod consumer;
 mod sentence;
 pub mod words;
 

@@ -405,6 +405,7 @@ fn empty_step(at_ms: u64) -> RequestStep {
         leave: None,
         describe: None,
         tick: None,
+        consumer_heartbeat: None,
         expect: None,
         expect_group: None,
     }

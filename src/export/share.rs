@@ -257,6 +257,10 @@ fn check_scenario(scenario: &SharedScenario, field: &str) -> Result<(), ShareErr
         return Err(ShareError::TooManySteps { count });
     }
     scenario::validate(file)
+        .and_then(|()| {
+            let steps = file.requests.as_deref().unwrap_or_default();
+            scenario::consumer_group::refuse_in_world(steps)
+        })
         .and_then(|()| limits::check_scale(file))
         .map_err(|e| {
             let path = if e.path.is_empty() {

@@ -100,6 +100,8 @@ pub fn outgoing(step: &RequestStep, cx: &Context) -> Result<Option<Outgoing>, St
         (ApiKey::LeaveGroup, LEAVE_VERSION, client("client"), body)
     } else if step.describe.is_some() {
         return Ok(Some(describe(cx.group_id)));
+    } else if step.consumer_heartbeat.is_some() {
+        return Err("a consumer_heartbeat step (a KIP-848 consumer group) is not replayed yet: `groupscope replay` speaks the classic protocol".into());
     } else {
         return Ok(None);
     };

@@ -24,7 +24,7 @@ pub fn check(file: &ScenarioFile, trace: &[Value]) -> Vec<String> {
             .iter()
             .enumerate()
             .map(|(i, s)| {
-                let bind = s.join.as_ref().and_then(|j| j.bind.as_deref());
+                let bind = super::protocol::bind_of(s);
                 (
                     step_key(&s.id, i),
                     s.expect.as_ref(),

@@ -3,6 +3,7 @@
 //! expectation checker used by `groupscope check` and `cargo test`.
 
 pub mod check;
+pub mod consumer_group;
 pub mod digest;
 pub mod json_path;
 pub mod limits;
@@ -140,7 +141,7 @@ fn check_config(file: &ScenarioFile) -> Result<(), ScenarioError> {
             "expected at least 1 (or null for no limit)",
         ));
     }
-    Ok(())
+    consumer_group::validate_config(c)
 }
 
 /// The coordinator configuration a scenario asks for.

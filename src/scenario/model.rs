@@ -53,6 +53,36 @@ pub struct ConfigSpec {
     pub max_size: Option<usize>,
     pub session_timeout_ms: u64,
     pub rebalance_timeout_ms: u64,
+    /// Consumer groups (KIP-848): `group.consumer.session.timeout.ms`.
+    #[serde(skip_serializing_if = "is_consumer_session")]
+    pub consumer_session_timeout_ms: u64,
+    #[serde(skip_serializing_if = "is_consumer_heartbeat")]
+    pub consumer_heartbeat_interval_ms: u64,
+    #[serde(skip_serializing_if = "is_consumer_session")]
+    pub consumer_min_session_timeout_ms: u64,
+    #[serde(skip_serializing_if = "is_consumer_max_session")]
+    pub consumer_max_session_timeout_ms: u64,
+    /// `group.consumer.assignors`, the first the default.
+    #[serde(skip_serializing_if = "is_consumer_assignors")]
+    pub consumer_assignors: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub consumer_max_size: Option<usize>,
+}
+
+fn is_consumer_session(ms: &u64) -> bool {
+    *ms == defaults::CONSUMER_SESSION_TIMEOUT_MS
+}
+fn is_consumer_heartbeat(ms: &u64) -> bool {
+    *ms == defaults::CONSUMER_HEARTBEAT_INTERVAL_MS
+}
+fn is_consumer_max_session(ms: &u64) -> bool {
+    *ms == defaults::CONSUMER_MAX_SESSION_TIMEOUT_MS
+}
+fn is_consumer_assignors(names: &[String]) -> bool {
+    names
+        .iter()
+        .map(String::as_str)
+        .eq(defaults::CONSUMER_ASSIGNORS)
 }
 
 impl ConfigSpec {
@@ -77,6 +107,15 @@ impl Default for ConfigSpec {
             max_size: None,
             session_timeout_ms: defaults::SESSION_TIMEOUT_MS,
             rebalance_timeout_ms: defaults::REBALANCE_TIMEOUT_MS,
+            consumer_session_timeout_ms: defaults::CONSUMER_SESSION_TIMEOUT_MS,
+            consumer_heartbeat_interval_ms: defaults::CONSUMER_HEARTBEAT_INTERVAL_MS,
+            consumer_min_session_timeout_ms: defaults::CONSUMER_SESSION_TIMEOUT_MS,
+            consumer_max_session_timeout_ms: defaults::CONSUMER_MAX_SESSION_TIMEOUT_MS,
+            consumer_assignors: defaults::CONSUMER_ASSIGNORS
+                .iter()
+                .map(|a| a.to_string())
+                .collect(),
+            consumer_max_size: None,
         }
     }
 }
@@ -109,10 +148,45 @@ pub struct RequestStep {
     pub describe: Option<Empty>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tick: Option<Empty>,
+    /// A consumer group's ConsumerGroupHeartbeat (KIP-848).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub consumer_heartbeat: Option<ConsumerHeartbeatSpec>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expect: Option<BTreeMap<String, Value>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expect_group: Option<BTreeMap<String, Value>>,
+}
+
+/// A ConsumerGroupHeartbeat as a protocol scenario writes it
+/// (spec/scenario-format.md, "Consumer groups"): a field left out is the
+/// protocol's "unchanged".
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ConsumerHeartbeatSpec {
+    #[serde(default)]
+    pub member_id: String,
+    pub member_epoch: i32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instance_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rack_id: Option<String>,
+    /// -1 (or absent) is "unchanged".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rebalance_timeout_ms: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subscribed_topic_names: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_assignor: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owned: Option<Vec<String>>,
+    #[serde(default = "consumer_heartbeat_version")]
+    pub version: u16,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bind: Option<String>,
+}
+
+fn consumer_heartbeat_version() -> u16 {
+    1
 }
 
 /// `{}`: a step kind with no fields.

@@ -2,13 +2,13 @@
 //! given virtual times, as Kafka's own coordinator tests do.
 
 use super::model::*;
-use super::{coordinator_config, step_key, trace, ScenarioError};
+use super::{consumer_group, coordinator_config, step_key, trace, ScenarioError};
 use crate::coordinator::classic::*;
 use crate::defaults;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
-const KINDS: [&str; 7] = [
+const KINDS: [&str; 8] = [
     "join",
     "sync",
     "heartbeat",
@@ -16,6 +16,7 @@ const KINDS: [&str; 7] = [
     "leave",
     "describe",
     "tick",
+    "consumer_heartbeat",
 ];
 
 fn kinds_present(s: &RequestStep) -> Vec<&'static str> {
@@ -27,6 +28,7 @@ fn kinds_present(s: &RequestStep) -> Vec<&'static str> {
         s.leave.is_some(),
         s.describe.is_some(),
         s.tick.is_some(),
+        s.consumer_heartbeat.is_some(),
     ];
     KINDS
         .iter()
@@ -45,11 +47,7 @@ pub fn validate(file: &ScenarioFile, steps: &[RequestStep]) -> Result<(), Scenar
             "\"consumers\", \"network\" and \"expect_summary\" belong to simulation scenarios (with \"actions\"), not to protocol scenarios",
         ));
     }
-    let binds: BTreeSet<&str> = crate::ordered::set_of(
-        steps
-            .iter()
-            .filter_map(|s| s.join.as_ref()?.bind.as_deref()),
-    );
+    let binds: BTreeSet<&str> = crate::ordered::set_of(steps.iter().filter_map(bind_of));
     let mut ids = BTreeSet::new();
     let mut last_at = 0;
     for (i, s) in steps.iter().enumerate() {
@@ -73,7 +71,16 @@ pub fn validate(file: &ScenarioFile, steps: &[RequestStep]) -> Result<(), Scenar
         validate_names(s, &at, &binds)?;
         validate_fields(s, &at)?;
     }
-    Ok(())
+    consumer_group::validate_one_protocol(steps)
+}
+
+/// The name a step's answer binds: a join's or a consumer heartbeat's.
+pub fn bind_of(s: &RequestStep) -> Option<&str> {
+    match (&s.join, &s.consumer_heartbeat) {
+        (Some(j), _) => j.bind.as_deref(),
+        (None, Some(h)) => h.bind.as_deref(),
+        (None, None) => None,
+    }
 }
 
 /// Exactly one request kind per step.
@@ -100,6 +107,9 @@ fn validate_kind(s: &RequestStep, at: &str) -> Result<(), ScenarioError> {
 fn validate_fields(s: &RequestStep, at: &str) -> Result<(), ScenarioError> {
     if let Some(j) = &s.join {
         validate_join(j, at)?;
+    }
+    if let Some(h) = &s.consumer_heartbeat {
+        consumer_group::validate_step(h, at)?;
     }
     if let Some(sync) = &s.sync {
         for (member, parts) in &sync.assignments {
@@ -156,6 +166,9 @@ fn validate_names(s: &RequestStep, at: &str, binds: &BTreeSet<&str>) -> Result<(
     if let Some(x) = &s.heartbeat {
         names.push((format!("{at}.heartbeat.member_id"), &x.member_id));
     }
+    if let Some(x) = &s.consumer_heartbeat {
+        names.push((format!("{at}.consumer_heartbeat.member_id"), &x.member_id));
+    }
     if let Some(x) = &s.commit {
         names.push((format!("{at}.commit.member_id"), &x.member_id));
     }
@@ -169,7 +182,7 @@ fn validate_names(s: &RequestStep, at: &str, binds: &BTreeSet<&str>) -> Result<(
             if !binds.contains(name) {
                 return Err(ScenarioError::new(
                     path,
-                    format!("${name} is not bound: no join step has \"bind\": \"{name}\""),
+                    format!("${name} is not bound: no join or consumer_heartbeat step has \"bind\": \"{name}\""),
                 ));
             }
         }
@@ -321,6 +334,9 @@ pub fn run(
     steps: &[RequestStep],
     seed: u64,
 ) -> Result<Vec<Value>, ScenarioError> {
+    if consumer_group::is_consumer(steps) {
+        return consumer_group::run(file, steps, seed);
+    }
     let mut coordinator = Coordinator::new(coordinator_config(file), seed);
     let keys: Vec<String> = steps
         .iter()

@@ -122,6 +122,7 @@ fn unique(world: &World, wanted: String) -> String {
 /// A world that plays protocol scenario `file` (its `requests`) with `seed`.
 pub fn world_of(file: &ScenarioFile, seed: u64) -> Result<(World, Cast), ScenarioError> {
     let steps = file.requests.as_deref().unwrap_or(&[]);
+    super::consumer_group::refuse_in_world(steps)?;
     let settings = SimSettings {
         coordinator: coordinator_config(file),
         seed,

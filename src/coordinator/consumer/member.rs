@@ -35,6 +35,7 @@ impl MemberState {
 pub struct ConsumerMember {
     pub(super) member_id: MemberId,
     pub(super) instance_id: Option<GroupInstanceId>,
+    pub(super) rack_id: Option<String>,
     pub(super) member_epoch: i32,
     pub(super) previous_member_epoch: i32,
     pub(super) state: MemberState,
@@ -51,6 +52,7 @@ impl ConsumerMember {
         ConsumerMember {
             member_id,
             instance_id,
+            rack_id: None,
             member_epoch: 0,
             previous_member_epoch: -1,
             state: MemberState::Stable,
@@ -94,4 +96,17 @@ impl ConsumerMember {
         self.previous_member_epoch = self.member_epoch;
         self.member_epoch = epoch;
     }
+}
+
+/// URL-safe base64 without padding, as Kafka prints a `Uuid`.
+pub(super) fn base64_url(bytes: &[u8]) -> String {
+    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let n = chunk.iter().fold(0u32, |n, b| n << 8 | u32::from(*b)) << (8 * (3 - chunk.len()));
+        for k in 0..=chunk.len() {
+            out.push(ABC[(n >> (18 - 6 * k) & 63) as usize] as char);
+        }
+    }
+    out
 }

@@ -22,19 +22,28 @@
 //! join gets one made by the coordinator (v0).
 
 mod assign;
+mod coordinator;
+mod event;
 mod member;
 mod reconcile;
 #[cfg(test)]
 mod tests;
+mod validate;
 
 pub use assign::ServerAssignor;
+pub use coordinator::{ConsumerCoordinator, Output, RequestId};
+pub use event::{BumpCause, Event, FenceCause, Rule};
 pub use member::{ConsumerMember, MemberState};
 
 use crate::coordinator::ErrorCode;
 use crate::ids::{GroupInstanceId, MemberId, TopicPartition};
 use assign::{assign, Spec, Targets};
+use member::base64_url;
+use rand_chacha::ChaCha8Rng;
+use rand_core::{RngCore, SeedableRng};
 use reconcile::{reconcile, Goal};
 use std::collections::{BTreeMap, BTreeSet};
+use validate::validate;
 
 /// Epoch -1: leave for good (§0.4).
 pub const LEAVE_EPOCH: i32 = -1;
@@ -67,9 +76,13 @@ impl Default for Config {
 /// A ConsumerGroupHeartbeat request (§2.1); `None` is "unchanged".
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct HeartbeatRequest {
+    /// The request's version: from 1 the client makes its member id
+    /// (KIP-1082), and an empty one is refused (§10).
+    pub version: u16,
     pub member_id: MemberId,
     pub member_epoch: i32,
     pub instance_id: Option<GroupInstanceId>,
+    pub rack_id: Option<String>,
     pub rebalance_timeout_ms: Option<u64>,
     pub subscribed_topics: Option<Vec<String>>,
     pub server_assignor: Option<String>,
@@ -132,16 +145,27 @@ pub struct ConsumerGroup {
     members: BTreeMap<MemberId, ConsumerMember>,
     static_members: BTreeMap<GroupInstanceId, MemberId>,
     targets: Targets,
-    /// Session deadlines, re-armed by every successful regular heartbeat.
-    sessions: BTreeMap<MemberId, u64>,
-    /// Revocation deadlines and the epoch each was armed at.
-    revocations: BTreeMap<MemberId, (u64, i32)>,
-    made_ids: u64,
+    /// Session deadlines (with the order they were armed in), re-armed
+    /// by every successful regular heartbeat.
+    sessions: BTreeMap<MemberId, (u64, u64)>,
+    /// Revocation deadlines, the order armed and the epoch armed at.
+    revocations: BTreeMap<MemberId, (u64, u64, i32)>,
+    armed: u64,
+    /// Whether a join has ever created the group (its first epoch, §10).
+    created: bool,
+    /// Member ids made for version-0 joins, from the seeded RNG.
+    rng: ChaCha8Rng,
+    events: Vec<Event>,
 }
 
 impl ConsumerGroup {
     /// An empty group over `topics` (name → partitions).
     pub fn new(config: Config, topics: BTreeMap<String, u32>) -> Self {
+        Self::seeded(config, topics, 0)
+    }
+
+    /// As [`ConsumerGroup::new`], drawing made member ids from `seed`.
+    pub fn seeded(config: Config, topics: BTreeMap<String, u32>, seed: u64) -> Self {
         ConsumerGroup {
             config,
             topics,
@@ -152,8 +176,23 @@ impl ConsumerGroup {
             targets: Targets::new(),
             sessions: BTreeMap::new(),
             revocations: BTreeMap::new(),
-            made_ids: 0,
+            armed: 0,
+            created: false,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            events: Vec::new(),
         }
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+    /// Whether a join has created the group (before, it is Dead).
+    pub fn exists(&self) -> bool {
+        self.created
+    }
+    /// The events since the last call, oldest first.
+    pub fn take_events(&mut self) -> Vec<Event> {
+        std::mem::take(&mut self.events)
     }
 
     pub fn group_epoch(&self) -> i32 {
@@ -191,54 +230,92 @@ impl ConsumerGroup {
 
     /// The next time a timer runs out, if any.
     pub fn next_deadline(&self) -> Option<u64> {
-        let sessions = self.sessions.values().copied();
-        let revocations = self.revocations.values().map(|(at, _)| *at);
-        sessions.chain(revocations).min()
+        self.next_timer().map(|(at, _, _)| at)
+    }
+
+    /// The timer due first (ties: the one armed first): its deadline, its
+    /// member, and whether it is a revocation timer.
+    fn next_timer(&self) -> Option<(u64, MemberId, bool)> {
+        let sessions = self
+            .sessions
+            .iter()
+            .map(|(m, (at, seq))| (*at, *seq, m, false));
+        let revocations = self
+            .revocations
+            .iter()
+            .map(|(m, (at, seq, _))| (*at, *seq, m, true));
+        sessions
+            .chain(revocations)
+            .min_by_key(|(at, seq, _, _)| (*at, *seq))
+            .map(|(at, _, m, revoke)| (at, m.clone(), revoke))
     }
 
     /// Answers one heartbeat at `now_ms` (§2-§4).
     pub fn heartbeat(&mut self, now_ms: u64, req: &HeartbeatRequest) -> HeartbeatResponse {
+        // A refused request changes nothing: Kafka writes no record for it.
+        let before = self.clone();
         let answer = validate(req, &self.config).and_then(|()| match req.member_epoch {
             LEAVE_EPOCH | STATIC_LEAVE_EPOCH => self.leave(req),
             _ => self.regular(now_ms, req),
         });
-        answer.unwrap_or_else(HeartbeatResponse::error)
+        answer.unwrap_or_else(|error| {
+            *self = before;
+            HeartbeatResponse::error(error)
+        })
     }
 
-    /// Fires every timer due at `now_ms` (§5): an expired session fences
-    /// its member, away or not; a revocation timer fences a member still
-    /// at the epoch it was armed at. Returns the members fenced.
-    pub fn expire(&mut self, now_ms: u64) -> Vec<MemberId> {
-        let mut fenced = Vec::new();
-        let due: Vec<MemberId> = self
-            .sessions
-            .iter()
-            .filter(|(_, at)| **at <= now_ms)
-            .map(|(m, _)| m.clone())
-            .collect();
-        for m in due {
+    /// Fires the first timer due at `now_ms`, if any (§5): an expired
+    /// session fences its member, away or not; a revocation timer fences
+    /// a member still at the epoch it was armed at. Returns false when no
+    /// timer was due.
+    pub fn expire_next(&mut self, now_ms: u64) -> bool {
+        let Some((at, m, revoke)) = self.next_timer().filter(|(at, _, _)| *at <= now_ms) else {
+            return false;
+        };
+        debug_assert!(at <= now_ms);
+        if revoke {
+            let (_, _, epoch) = self.revocations.remove(&m).expect("a due timer");
+            let Some(member) = self.members.get(&m) else {
+                return true;
+            };
+            if member.member_epoch == epoch {
+                let cause = FenceCause::RebalanceTimeout {
+                    rebalance_timeout_ms: member.rebalance_timeout_ms,
+                };
+                self.fence(&m, cause);
+            }
+        } else {
             self.sessions.remove(&m);
-            if self.fence(&m) {
-                fenced.push(m);
-            }
+            let cause = FenceCause::SessionExpired {
+                session_timeout_ms: self.config.session_timeout_ms,
+            };
+            self.fence(&m, cause);
         }
-        let due: Vec<(MemberId, i32)> = self
-            .revocations
-            .iter()
-            .filter(|(_, (at, _))| *at <= now_ms)
-            .map(|(m, (_, epoch))| (m.clone(), *epoch))
-            .collect();
-        for (m, epoch) in due {
-            self.revocations.remove(&m);
-            let still = self
-                .members
-                .get(&m)
-                .is_some_and(|x| x.member_epoch == epoch);
-            if still && self.fence(&m) {
-                fenced.push(m);
-            }
-        }
-        fenced
+        true
+    }
+
+    /// Fires every timer due at `now_ms`; returns the members fenced.
+    pub fn expire(&mut self, now_ms: u64) -> Vec<MemberId> {
+        let before: BTreeSet<MemberId> = self.members.keys().cloned().collect();
+        while self.expire_next(now_ms) {}
+        before
+            .into_iter()
+            .filter(|m| !self.members.contains_key(m))
+            .collect()
+    }
+
+    fn arm(&mut self) -> u64 {
+        self.armed += 1;
+        self.armed
+    }
+
+    /// Moves the group epoch on by one, whatever the reasons (§3.2).
+    fn bump(&mut self, cause: BumpCause) {
+        self.group_epoch += 1;
+        self.events.push(Event::GroupEpochBumped {
+            group_epoch: self.group_epoch,
+            cause,
+        });
     }
 
     /// A regular heartbeat (§3): find or make the member, update it, maybe
@@ -257,26 +334,41 @@ impl ConsumerGroup {
         if let Some(ms) = req.rebalance_timeout_ms {
             member.rebalance_timeout_ms = ms;
         }
+        if req.rack_id.is_some() {
+            member.rack_id = req.rack_id.clone();
+        }
+        let mut bump = None;
+        let preferred = self.preferred_assignor();
         if req.server_assignor.is_some() {
             member.server_assignor = req.server_assignor.clone();
         }
-        let mut bump = false;
         if let Some(topics) = &req.subscribed_topics {
             let topics: BTreeSet<String> = topics.iter().cloned().collect();
-            bump = topics != member.subscribed_topics;
+            if topics != member.subscribed_topics {
+                bump = Some(match member.subscribed_topics.is_empty() {
+                    true => BumpCause::MemberJoined,
+                    false => BumpCause::SubscriptionChanged,
+                });
+            }
             member.subscribed_topics = topics;
         }
         let before = member.assigned.clone();
         self.members.insert(id.clone(), member);
-        if bump {
-            self.group_epoch += 1;
+        // Kafka 4.4 moves the epoch when the group's preferred assignor
+        // changes (`hasPreferredServerAssignorChanged`, §10).
+        if bump.is_none() && self.preferred_assignor() != preferred {
+            bump = Some(BumpCause::AssignorChanged);
+        }
+        if let Some(cause) = bump {
+            self.bump(cause);
         }
         if self.group_epoch > self.assignment_epoch {
             self.compute_targets();
         }
         self.reconcile_member(&id, req, now_ms)?;
-        self.sessions
-            .insert(id.clone(), now_ms + self.config.session_timeout_ms);
+        let seq = self.arm();
+        let at = now_ms + self.config.session_timeout_ms;
+        self.sessions.insert(id.clone(), (at, seq));
         let member = &self.members[&id];
         let changed = member.assigned != before;
         Ok(HeartbeatResponse {
@@ -306,6 +398,15 @@ impl ConsumerGroup {
         // Kafka 4.4 lets an away static member's rejoin into a full group (§10).
         if joining && full && !known && !returning {
             return Err(ErrorCode::GroupMaxSizeReached);
+        }
+        if !self.created {
+            // Only a join creates the group, at epoch 1: its first join
+            // moves it to 2 (Kafka 4.4, `ModernGroup`; §10).
+            if !joining {
+                return Err(ErrorCode::GroupIdNotFound);
+            }
+            self.created = true;
+            self.group_epoch = 1;
         }
         let id = match &req.instance_id {
             None => self.find_dynamic(req)?,
@@ -338,6 +439,10 @@ impl ConsumerGroup {
         let id = self.new_member_id(req);
         self.members
             .insert(id.clone(), ConsumerMember::new(id.clone(), None));
+        self.events.push(Event::MemberAdded {
+            member_id: id.clone(),
+            instance_id: None,
+        });
         Ok(id)
     }
 
@@ -357,6 +462,10 @@ impl ConsumerGroup {
             let member = ConsumerMember::new(id.clone(), Some(iid.clone()));
             self.members.insert(id.clone(), member);
             self.static_members.insert(iid.clone(), id.clone());
+            self.events.push(Event::MemberAdded {
+                member_id: id.clone(),
+                instance_id: Some(iid.clone()),
+            });
             return Ok(id);
         };
         if req.member_epoch != 0 {
@@ -379,9 +488,11 @@ impl ConsumerGroup {
 
     /// replaceMember (§4.3): the newcomer is a copy of the away member
     /// under its own id, at epoch 0, with the old member's target; the
-    /// old id is gone (its timers, when they fire, find nobody).
+    /// old id is gone, its timers with it.
     fn replace_member(&mut self, old: &MemberId, new: &MemberId) {
         let mut member = self.members.remove(old).expect("the holder is a member");
+        self.sessions.remove(old);
+        self.revocations.remove(old);
         member.member_id = new.clone();
         member.member_epoch = 0;
         member.previous_member_epoch = 0;
@@ -390,17 +501,25 @@ impl ConsumerGroup {
         }
         if let Some(iid) = &member.instance_id {
             self.static_members.insert(iid.clone(), new.clone());
+            self.events.push(Event::MemberReplaced {
+                old_member_id: old.clone(),
+                member_id: new.clone(),
+                instance_id: iid.clone(),
+            });
         }
         self.members.insert(new.clone(), member);
     }
 
-    /// The request's member id, or one the coordinator makes (v0).
+    /// The request's member id, or one the coordinator makes (v0): as
+    /// Kafka's `Uuid.randomUuid().toString()`, 22 characters of URL-safe
+    /// base64 (§10), from the seeded RNG.
     fn new_member_id(&mut self, req: &HeartbeatRequest) -> MemberId {
         if !req.member_id.is_empty() {
             return req.member_id.clone();
         }
-        self.made_ids += 1;
-        MemberId::from(format!("member-{}", self.made_ids))
+        let mut bytes = [0u8; 16];
+        self.rng.fill_bytes(&mut bytes);
+        MemberId::from(base64_url(&bytes))
     }
 
     /// Reconciles `id` towards its target and arms or cancels its
@@ -428,12 +547,23 @@ impl ConsumerGroup {
             reported: reported.as_ref(),
         };
         let member = self.members.get_mut(id).expect("a member");
-        if reconcile(member, &goal)? {
+        let was = (member.member_epoch, member.state);
+        let moved = reconcile(member, &goal)?;
+        if was != (member.member_epoch, member.state) {
+            self.events.push(Event::MemberReconciled {
+                member_id: id.clone(),
+                member_epoch: member.member_epoch,
+                state: member.state,
+            });
+        }
+        let member = &self.members[id];
+        if moved {
             match member.state {
                 MemberState::UnrevokedPartitions => {
                     let at = now_ms + member.rebalance_timeout_ms;
-                    self.revocations
-                        .insert(id.clone(), (at, member.member_epoch));
+                    let epoch = member.member_epoch;
+                    let seq = self.arm();
+                    self.revocations.insert(id.clone(), (at, seq, epoch));
                 }
                 _ => {
                     self.revocations.remove(id);
@@ -457,14 +587,27 @@ impl ConsumerGroup {
                 target: self.targets.get(&m.member_id).unwrap_or(&empty),
             })
             .collect();
-        let targets = assign(self.assignor(), &specs, &self.topics);
+        let assignor = self.assignor();
+        let targets = assign(assignor, &specs, &self.topics);
         self.targets = targets;
         self.assignment_epoch = self.group_epoch;
+        self.events.push(Event::TargetComputed {
+            assignment_epoch: self.assignment_epoch,
+            assignor: assignor.name(),
+        });
     }
 
-    /// The assignor most members prefer, ties to the configured order;
+    /// The assignor the target is computed with: the preferred one, or
     /// with no preference the first configured (§3.3, §9 item 4).
     fn assignor(&self) -> ServerAssignor {
+        self.preferred_assignor()
+            .or_else(|| self.config.assignors.first().copied())
+            .unwrap_or(ServerAssignor::Uniform)
+    }
+
+    /// The assignor most members ask for, ties to the configured order;
+    /// `None` when nobody asks (`computePreferredServerAssignor`).
+    fn preferred_assignor(&self) -> Option<ServerAssignor> {
         let votes = |a: &ServerAssignor| {
             self.members
                 .values()
@@ -472,17 +615,16 @@ impl ConsumerGroup {
                 .count()
         };
         let best = self.config.assignors.iter().map(votes).max().unwrap_or(0);
-        self.config
-            .assignors
-            .iter()
-            .find(|a| votes(a) == best)
-            .copied()
-            .unwrap_or(ServerAssignor::Uniform)
+        let mut configured = self.config.assignors.iter();
+        configured.find(|a| best > 0 && votes(a) == best).copied()
     }
 
     /// A leave (§3.6, §4.2): -1 fences the member and bumps the group
     /// epoch; -2 keeps a static member's place and partitions.
     fn leave(&mut self, req: &HeartbeatRequest) -> Result<HeartbeatResponse, ErrorCode> {
+        if !self.created {
+            return Err(ErrorCode::GroupIdNotFound);
+        }
         let id = match &req.instance_id {
             Some(iid) => match self.static_members.get(iid) {
                 None => return Err(ErrorCode::UnknownMemberId),
@@ -498,8 +640,13 @@ impl ConsumerGroup {
             let member = self.members.get_mut(&id).expect("a member");
             member.member_epoch = STATIC_LEAVE_EPOCH;
             member.pending_revocation.clear();
+            let instance_id = member.instance_id.clone().expect("validated: static");
+            self.events.push(Event::MemberAway {
+                member_id: id.clone(),
+                instance_id,
+            });
         } else {
-            self.fence(&id);
+            self.fence(&id, FenceCause::Left);
         }
         Ok(HeartbeatResponse {
             error: ErrorCode::None,
@@ -513,10 +660,15 @@ impl ConsumerGroup {
     /// Removes a member for good (`consumerGroupFenceMember`, §3.6): its
     /// partitions are free at once, its target goes, the group epoch
     /// moves. False when it was gone already.
-    fn fence(&mut self, id: &MemberId) -> bool {
+    fn fence(&mut self, id: &MemberId, cause: FenceCause) -> bool {
         let Some(member) = self.members.remove(id) else {
             return false;
         };
+        self.events.push(Event::MemberRemoved {
+            member_id: id.clone(),
+            instance_id: member.instance_id.clone(),
+            cause,
+        });
         if let Some(iid) = &member.instance_id {
             if self.static_members.get(iid) == Some(id) {
                 self.static_members.remove(iid);
@@ -525,44 +677,13 @@ impl ConsumerGroup {
         self.targets.remove(id);
         self.sessions.remove(id);
         self.revocations.remove(id);
-        self.group_epoch += 1;
+        self.bump(BumpCause::MemberRemoved);
+        if self.members.is_empty() {
+            // Kafka 4.4 writes the empty target at once: the group is
+            // Empty with both epochs equal (§10).
+            self.assignment_epoch = self.group_epoch;
+            self.targets.clear();
+        }
         true
-    }
-}
-
-/// The checks of §2.2, in Kafka's order.
-fn validate(req: &HeartbeatRequest, config: &Config) -> Result<(), ErrorCode> {
-    let invalid = Err(ErrorCode::InvalidRequest);
-    if req.instance_id.as_ref().is_some_and(|i| i.is_empty()) {
-        return invalid;
-    }
-    match req.member_epoch {
-        e if e > 0 || e == LEAVE_EPOCH => {
-            if req.member_id.is_empty() {
-                return invalid;
-            }
-        }
-        0 => {
-            let joins_empty = req.owned.as_ref().is_some_and(|o| o.is_empty());
-            let subscribes = req
-                .subscribed_topics
-                .as_ref()
-                .is_some_and(|t| !t.is_empty());
-            if req.rebalance_timeout_ms.is_none() || !joins_empty || !subscribes {
-                return invalid;
-            }
-        }
-        STATIC_LEAVE_EPOCH => {
-            if req.member_id.is_empty() || req.instance_id.is_none() {
-                return invalid;
-            }
-        }
-        _ => return invalid,
-    }
-    match &req.server_assignor {
-        Some(name) if !config.assignors.iter().any(|a| a.name() == name) => {
-            Err(ErrorCode::UnsupportedAssignor)
-        }
-        _ => Ok(()),
     }
 }

@@ -18,6 +18,7 @@ fn group(partitions: u32) -> ConsumerGroup {
 
 fn join(id: &str, iid: Option<&str>) -> HeartbeatRequest {
     HeartbeatRequest {
+        version: 1,
         member_id: MemberId::from(id),
         member_epoch: 0,
         instance_id: iid.map(GroupInstanceId::from),
@@ -25,12 +26,14 @@ fn join(id: &str, iid: Option<&str>) -> HeartbeatRequest {
         subscribed_topics: Some(vec!["t".to_string()]),
         server_assignor: None,
         owned: Some(vec![]),
+        ..Default::default()
     }
 }
 
 /// A plain heartbeat at `epoch` reporting `owned`.
 fn beat(id: &str, iid: Option<&str>, epoch: i32, owned: &[TopicPartition]) -> HeartbeatRequest {
     HeartbeatRequest {
+        version: 1,
         member_id: MemberId::from(id),
         member_epoch: epoch,
         instance_id: iid.map(GroupInstanceId::from),
@@ -88,15 +91,16 @@ fn one_owner_each(g: &ConsumerGroup) {
     }
 }
 
+/// §10: Kafka 4.4 gives a new group's first join epoch 2.
 #[test]
-fn a_first_member_gets_every_partition_at_epoch_one() {
+fn a_first_member_gets_every_partition_at_epoch_two() {
     let mut g = group(4);
     let r = g.heartbeat(0, &join("a", None));
     assert_eq!(r.error, ErrorCode::None);
-    assert_eq!(r.member_epoch, 1);
+    assert_eq!(r.member_epoch, 2);
     assert_eq!(r.heartbeat_interval_ms, 5_000);
     assert_eq!(parts(&r), (0..4).map(|p| tp("t", p)).collect::<Vec<_>>());
-    assert_eq!((g.group_epoch(), g.assignment_epoch()), (1, 1));
+    assert_eq!((g.group_epoch(), g.assignment_epoch()), (2, 2));
     assert_eq!(g.state(), GroupState::Stable);
 }
 
@@ -108,17 +112,17 @@ fn a_newcomer_waits_for_what_the_old_owner_must_revoke_first() {
     g.heartbeat(0, &join("a", None));
     let all: Vec<TopicPartition> = (0..4).map(|p| tp("t", p)).collect();
     let b = g.heartbeat(10, &join("b", None));
-    assert_eq!((b.member_epoch, parts(&b)), (2, vec![]));
+    assert_eq!((b.member_epoch, parts(&b)), (3, vec![]));
     assert_eq!(
         g.members()[&MemberId::from("b")].state(),
         MemberState::UnreleasedPartitions
     );
     one_owner_each(&g);
-    // A still owns all four: it keeps epoch 1 and is told to keep two.
-    let a = g.heartbeat(20, &beat("a", None, 1, &all));
+    // A still owns all four: it keeps epoch 2 and is told to keep two.
+    let a = g.heartbeat(20, &beat("a", None, 2, &all));
     assert_eq!(
         (a.member_epoch, parts(&a)),
-        (1, vec![tp("t", 0), tp("t", 1)])
+        (2, vec![tp("t", 0), tp("t", 1)])
     );
     assert_eq!(
         g.members()[&MemberId::from("a")].state(),
@@ -127,12 +131,12 @@ fn a_newcomer_waits_for_what_the_old_owner_must_revoke_first() {
     assert_eq!(g.state(), GroupState::Reconciling);
     one_owner_each(&g);
     // B asks again: nothing is released yet.
-    let b = g.heartbeat(30, &beat("b", None, 2, &[]));
+    let b = g.heartbeat(30, &beat("b", None, 3, &[]));
     assert_eq!(b.assignment, None);
-    // A reports the two gone: it reaches epoch 2; then B gets them.
-    let a = g.heartbeat(40, &beat("a", None, 1, &all[..2]));
-    assert_eq!(a.member_epoch, 2);
-    let b = g.heartbeat(50, &beat("b", None, 2, &[]));
+    // A reports the two gone: it reaches epoch 3; then B gets them.
+    let a = g.heartbeat(40, &beat("a", None, 2, &all[..2]));
+    assert_eq!(a.member_epoch, 3);
+    let b = g.heartbeat(50, &beat("b", None, 3, &[]));
     assert_eq!(parts(&b), vec![tp("t", 2), tp("t", 3)]);
     assert_eq!(g.state(), GroupState::Stable);
     one_owner_each(&g);
@@ -216,7 +220,7 @@ fn a_static_member_leaving_for_good_bumps_the_group_epoch_and_frees_its_partitio
         GroupState::Assigning,
         "the target waits for the next heartbeat"
     );
-    let b = g.heartbeat(20, &beat("b", None, 2, &[]));
+    let b = g.heartbeat(20, &beat("b", None, 3, &[]));
     assert_eq!(parts(&b).len(), 2);
 }
 
@@ -231,7 +235,7 @@ fn an_away_static_members_session_keeps_running_from_its_last_heartbeat() {
     assert!(g.expire(44_999).is_empty());
     assert_eq!(g.expire(45_000), vec![MemberId::from("a")]);
     assert_eq!(g.state(), GroupState::Empty);
-    assert_eq!(g.group_epoch(), 2);
+    assert_eq!(g.group_epoch(), 3);
 }
 
 /// §3.5, §5; Kafka 4.4: fenced one rebalance timeout after entering
@@ -242,14 +246,14 @@ fn a_member_that_never_revokes_is_fenced_by_its_rebalance_timeout() {
     g.heartbeat(0, &join("a", None));
     g.heartbeat(1_000, &join("b", None));
     let all = [tp("t", 0), tp("t", 1)];
-    g.heartbeat(2_000, &beat("a", None, 1, &all));
+    g.heartbeat(2_000, &beat("a", None, 2, &all));
     assert_eq!(
         g.members()[&MemberId::from("a")].state(),
         MemberState::UnrevokedPartitions
     );
     assert!(g.expire(31_999).is_empty());
     assert_eq!(g.expire(32_000), vec![MemberId::from("a")]);
-    let late = g.heartbeat(33_000, &beat("a", None, 1, &all));
+    let late = g.heartbeat(33_000, &beat("a", None, 2, &all));
     assert_eq!(late.error, ErrorCode::UnknownMemberId);
 }
 
@@ -267,7 +271,7 @@ fn malformed_requests_are_invalid_and_an_error_carries_nothing_else() {
     bad.owned = Some(vec![tp("t", 0)]);
     assert_eq!(g.heartbeat(0, &bad).error, ErrorCode::InvalidRequest);
     let mut bad = join("a", None);
-    bad.subscribed_topics = Some(vec![]);
+    bad.subscribed_topics = None;
     assert_eq!(g.heartbeat(0, &bad).error, ErrorCode::InvalidRequest);
     assert_eq!(
         g.heartbeat(0, &beat("", None, 1, &[])).error,
@@ -295,22 +299,22 @@ fn a_member_one_epoch_behind_is_forgiven_only_with_partitions_it_was_given() {
     let mut g = group(2);
     g.heartbeat(0, &join("a", None));
     g.heartbeat(0, &join("b", None));
-    g.heartbeat(10, &beat("a", None, 1, &[tp("t", 0)]));
-    assert_eq!(g.members()[&MemberId::from("a")].member_epoch(), 2);
+    g.heartbeat(10, &beat("a", None, 2, &[tp("t", 0)]));
+    assert_eq!(g.members()[&MemberId::from("a")].member_epoch(), 3);
     assert_eq!(
-        g.heartbeat(20, &beat("a", None, 3, &[])).error,
+        g.heartbeat(20, &beat("a", None, 4, &[])).error,
         ErrorCode::FencedMemberEpoch
     );
-    let mut no_owned = beat("a", None, 1, &[]);
+    let mut no_owned = beat("a", None, 2, &[]);
     no_owned.owned = None;
     assert_eq!(
         g.heartbeat(20, &no_owned).error,
         ErrorCode::FencedMemberEpoch
     );
-    let forgiven = g.heartbeat(20, &beat("a", None, 1, &[tp("t", 0)]));
+    let forgiven = g.heartbeat(20, &beat("a", None, 2, &[tp("t", 0)]));
     assert_eq!(
         (forgiven.error, forgiven.member_epoch),
-        (ErrorCode::None, 2)
+        (ErrorCode::None, 3)
     );
 }
 
