@@ -10,10 +10,12 @@ use super::state::GroupState;
 use crate::hash::{IdMap, IdSet, PartitionMap};
 use crate::ids::{GroupInstanceId, MemberId, ProtocolName, TopicPartition};
 
-/// A parked JoinGroup: the request to answer when the join phase completes.
+/// A parked JoinGroup: the request to answer when the join phase completes,
+/// and its version (what the answer can carry, [`Group::member_list_for_leader`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParkedJoin {
     pub request: RequestId,
+    pub version: i16,
 }
 
 /// One group member (spec §2.2).
@@ -563,14 +565,17 @@ impl Group {
     }
 
     /// `currentMemberMetadata` (GM L588): every member, with its metadata for
-    /// the selected protocol. Only the leader receives it.
-    pub fn member_list_for_leader(&self) -> Vec<JoinGroupMember> {
+    /// the selected protocol. Only the leader receives it, in a JoinGroup
+    /// response of `version`, which carries the instance ids from v5 only
+    /// (see [`JoinGroupMember::INSTANCE_ID_VERSION`]).
+    pub fn member_list_for_leader(&self, version: i16) -> Vec<JoinGroupMember> {
         let protocol = self.protocol_name.clone().unwrap_or_default();
+        let with_ids = version >= JoinGroupMember::INSTANCE_ID_VERSION;
         self.members
             .iter()
             .map(|m| JoinGroupMember {
                 member_id: m.member_id.clone(),
-                group_instance_id: m.group_instance_id.clone(),
+                group_instance_id: m.group_instance_id.clone().filter(|_| with_ids),
                 metadata: m.metadata(&protocol).to_vec(),
             })
             .collect()
@@ -630,7 +635,10 @@ mod tests {
         g.state = GroupState::Stable; // an Empty group supports any protocol
         assert_eq!((g.num_static(), g.num_awaiting_join()), (1, 0));
         g.update(&"a".into(), |m| {
-            m.awaiting_join = Some(ParkedJoin { request: 1 })
+            m.awaiting_join = Some(ParkedJoin {
+                request: 1,
+                version: 9,
+            })
         });
         g.update(&"b".into(), |m| m.awaiting_sync = Some(2));
         assert_eq!((g.num_awaiting_join(), g.num_awaiting_sync()), (1, 1));
@@ -729,7 +737,10 @@ mod tests {
     fn a_parked_join_set_behind_the_groups_back_is_caught() {
         let mut g = Group::new("g");
         g.add(member("a", None, &["range"]));
-        g.members[0].awaiting_join = Some(ParkedJoin { request: 1 });
+        g.members[0].awaiting_join = Some(ParkedJoin {
+            request: 1,
+            version: 9,
+        });
         g.num_awaiting_join();
     }
 }

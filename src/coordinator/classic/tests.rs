@@ -981,3 +981,35 @@ fn creating_the_group_moves_the_revision_even_when_the_join_is_refused() {
     assert_eq!(c.group().map(|g| g.state), Some(GroupState::Empty));
     assert!(c.revision() > before, "the group was created");
 }
+
+/// The instance ids of a leader's member list, in order.
+fn listed_instance_ids(r: &JoinGroupResponse) -> Vec<Option<&str>> {
+    r.members
+        .iter()
+        .map(|m| m.group_instance_id.as_ref().map(|i| i.as_str()))
+        .collect()
+}
+
+/// Spec §7.2 (T41): a JoinGroup response below v5 has no instance ids in
+/// its member list, whether it completes the join phase or answers a
+/// same-metadata rejoin at once; from v5 it has them.
+#[test]
+fn a_leader_answered_below_v5_reads_no_instance_ids_in_its_member_list() {
+    let mut c = coordinator();
+    c.handle_request(0, 1, join("", None, 3, &["range"]));
+    c.handle_request(10, 2, join("", Some("i0"), 5, &["range"]));
+    c.handle_timeout(100);
+    let out = responses(&mut c);
+    let leader = join_response(&out[0].1);
+    assert_eq!(leader.leader, leader.member_id);
+    assert_eq!(listed_instance_ids(leader), [None, None]);
+    let d = leader.member_id.clone();
+    c.handle_request(110, 3, join(d.as_str(), None, 5, &["range"]));
+    c.handle_request(120, 4, join(d.as_str(), None, 4, &["range"]));
+    let out = responses(&mut c);
+    assert_eq!(
+        listed_instance_ids(join_response(&out[0].1)),
+        [None, Some("i0")]
+    );
+    assert_eq!(listed_instance_ids(join_response(&out[1].1)), [None, None]);
+}
