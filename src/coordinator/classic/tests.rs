@@ -982,6 +982,14 @@ fn creating_the_group_moves_the_revision_even_when_the_join_is_refused() {
     assert!(c.revision() > before, "the group was created");
 }
 
+fn commit_without_offsets(member_id: &MemberId, generation_id: i32, iid: Option<&str>) -> Request {
+    let mut r = commit(member_id, generation_id, iid);
+    if let Request::OffsetCommit(x) = &mut r {
+        x.offsets.clear();
+    }
+    r
+}
+
 /// The instance ids of a leader's member list, in order.
 fn listed_instance_ids(r: &JoinGroupResponse) -> Vec<Option<&str>> {
     r.members
@@ -1012,4 +1020,36 @@ fn a_leader_answered_below_v5_reads_no_instance_ids_in_its_member_list() {
         [None, Some("i0")]
     );
     assert_eq!(listed_instance_ids(join_response(&out[1].1)), [None, None]);
+}
+
+/// Spec §3.5 (T42): an OffsetCommit with no partitions is answered NONE
+/// with no partitions before the coordinator's checks: no group is
+/// created, a refused identity is not refused, and the session is not
+/// re-armed.
+#[test]
+fn a_commit_without_offsets_is_answered_none_and_changes_nothing() {
+    let mut c = coordinator();
+    c.handle_request(0, 1, commit_without_offsets(&"m".into(), 1, None));
+    assert!(c.group().is_none(), "no group is created");
+    let (mut c, l1, _) = fx_s2_joined();
+    c.handle_request(100, 5, commit_without_offsets(&l1, 1, Some("leader")));
+    c.handle_request(
+        100,
+        6,
+        commit_without_offsets(&"x".into(), 1, Some("leader")),
+    );
+    let revision = c.revision();
+    c.handle_request(300, 7, commit_without_offsets(&l1, 1, Some("leader")));
+    let out = responses(&mut c);
+    let answer = Response::OffsetCommit {
+        error: ErrorCode::None,
+        partitions: Vec::new(),
+    };
+    assert!(out.iter().all(|(_, r)| *r == answer), "{out:?}");
+    assert_eq!(c.revision(), revision);
+    assert_eq!(
+        c.timer(&TimerKey::Heartbeat(l1)).map(|t| t.deadline_ms),
+        Some(600),
+        "the session armed at the join's completion (100 + 500) stands"
+    );
 }
