@@ -527,7 +527,11 @@ impl Group {
 
     /// `supportsProtocols` (GM L461): an Empty group takes any non-empty type
     /// and protocol list; otherwise the type must match and one offered name
-    /// must be supported by every current member.
+    /// must be listed by as many members as the group has. Kafka counts a
+    /// name nobody lists as 0 (`supportedProtocols` defaults to 0), so a
+    /// group left with no members outside Empty (PreparingRebalance held
+    /// open by a KIP-394 pending member) takes any name of its type; seen
+    /// on Kafka 3.9.1 (T43).
     pub fn supports_protocols(&self, protocol_type: &str, names: &[&str]) -> bool {
         if self.state == GroupState::Empty {
             return !protocol_type.is_empty() && !names.is_empty();
@@ -535,7 +539,7 @@ impl Group {
         self.protocol_type.as_deref() == Some(protocol_type)
             && names
                 .iter()
-                .any(|n| self.supporters(n) == Some(self.members.len()))
+                .any(|n| self.supporters(n).unwrap_or(0) == self.members.len())
     }
 
     /// `selectProtocol` (GM L431): each member votes for its first protocol
@@ -653,6 +657,23 @@ mod tests {
             (0, 0, 1)
         );
         assert_eq!(g.members.len(), 1);
+    }
+
+    /// Outside Empty, a group with no members (PreparingRebalance held open
+    /// by a pending member) takes any name of its protocol type, as Kafka's
+    /// count of 0 equals its 0 members; another type, or no name, is refused.
+    #[test]
+    fn a_group_with_no_members_outside_empty_supports_any_name_of_its_type() {
+        let mut g = Group::new("g");
+        g.add(member("a", None, &["range"]));
+        g.state = GroupState::PreparingRebalance;
+        assert!(!g.supports_protocols("consumer", &["roundrobin"]));
+        g.remove(&"a".into());
+        assert!(g.members.is_empty());
+        assert!(g.supports_protocols("consumer", &["range"]));
+        assert!(g.supports_protocols("consumer", &["roundrobin"]));
+        assert!(!g.supports_protocols("connect", &["range"]));
+        assert!(!g.supports_protocols("consumer", &[]));
     }
 
     /// The protocol counts stay sorted by name whatever order names come

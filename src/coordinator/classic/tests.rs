@@ -1053,3 +1053,29 @@ fn a_commit_without_offsets_is_answered_none_and_changes_nothing() {
         "the session armed at the join's completion (100 + 500) stands"
     );
 }
+
+/// Spec §2.3 (T43): two static members in CompletingRebalance expire
+/// together while a KIP-394 pending id is out; the group stays in
+/// PreparingRebalance with no members, and the pending member's join is
+/// accepted (the protocol check counts 0 supporters for 0 members) and
+/// completes generation 2 at once, with it as leader.
+#[test]
+fn a_pending_member_joins_a_group_whose_members_all_expired() {
+    let (mut c, _, _) = fx_s2_joined();
+    c.handle_request(110, 3, join("", None, 4, &["range"]));
+    let out = responses(&mut c);
+    let p = join_response(&out[0].1).member_id.clone();
+    c.handle_timeout(600);
+    let g = c.group().unwrap();
+    assert_eq!(g.state, GroupState::PreparingRebalance);
+    assert!(g.members().is_empty());
+    // P's pending id lasts its session: 110 + 500.
+    c.handle_request(605, 4, join(p.as_str(), None, 4, &["roundrobin"]));
+    let out = responses(&mut c);
+    let r = join_response(&out[0].1);
+    assert_eq!(
+        (r.error, r.generation_id, r.leader.clone()),
+        (ErrorCode::None, 2, p)
+    );
+    assert_eq!(r.protocol_name.as_deref(), Some("roundrobin"));
+}
