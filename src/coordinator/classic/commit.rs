@@ -5,6 +5,21 @@
 use super::*;
 
 impl Coordinator {
+    /// An OffsetCommit or TxnOffsetCommit left with no partition to commit
+    /// never reaches Kafka's coordinator: KafkaApis.handleOffsetCommitRequest
+    /// (and handleTxnOffsetCommitRequest) answers it at once, NONE with no
+    /// topics. So no group is created, no membership is checked and no
+    /// session is re-armed (spec §3.5; seen on Kafka 3.9.1, T42). It sits
+    /// here, in front of the checks, so that `groupscope broker`, the
+    /// simulator and protocol scenarios all apply it.
+    pub(super) fn commit_nothing(&mut self, rid: RequestId) {
+        let response = Response::OffsetCommit {
+            error: ErrorCode::None,
+            partitions: Vec::new(),
+        };
+        self.respond(rid, response, Rule::CommitNothing);
+    }
+
     /// `handleCommitOffsets` (GC L951-1120). The error applies to every
     /// partition of the request.
     pub(super) fn offset_commit(&mut self, rid: RequestId, req: OffsetCommitRequest) {

@@ -185,7 +185,6 @@ impl Coordinator {
             g.protocol_name.clone(),
         );
         let leader = g.leader_id.clone().unwrap_or_default();
-        let leader_members = g.member_list_for_leader();
         let ids: Vec<MemberId> = g.members().iter().map(|m| m.member_id.clone()).collect();
         for member_id in &ids {
             let parked = self
@@ -202,8 +201,9 @@ impl Coordinator {
                     leader: leader.clone(),
                     skip_assignment: false,
                     member_id: member_id.clone(),
+                    // The list as the leader's own JoinGroup version carries it.
                     members: if is_leader {
-                        leader_members.clone()
+                        self.g().member_list_for_leader(parked.version)
                     } else {
                         Vec::new()
                     },

@@ -10,10 +10,12 @@ use super::state::GroupState;
 use crate::hash::{IdMap, IdSet, PartitionMap};
 use crate::ids::{GroupInstanceId, MemberId, ProtocolName, TopicPartition};
 
-/// A parked JoinGroup: the request to answer when the join phase completes.
+/// A parked JoinGroup: the request to answer when the join phase completes,
+/// and its version (what the answer can carry, [`Group::member_list_for_leader`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParkedJoin {
     pub request: RequestId,
+    pub version: i16,
 }
 
 /// One group member (spec §2.2).
@@ -525,7 +527,11 @@ impl Group {
 
     /// `supportsProtocols` (GM L461): an Empty group takes any non-empty type
     /// and protocol list; otherwise the type must match and one offered name
-    /// must be supported by every current member.
+    /// must be listed by as many members as the group has. Kafka counts a
+    /// name nobody lists as 0 (`supportedProtocols` defaults to 0), so a
+    /// group left with no members outside Empty (PreparingRebalance held
+    /// open by a KIP-394 pending member) takes any name of its type; seen
+    /// on Kafka 3.9.1 (T43).
     pub fn supports_protocols(&self, protocol_type: &str, names: &[&str]) -> bool {
         if self.state == GroupState::Empty {
             return !protocol_type.is_empty() && !names.is_empty();
@@ -533,7 +539,7 @@ impl Group {
         self.protocol_type.as_deref() == Some(protocol_type)
             && names
                 .iter()
-                .any(|n| self.supporters(n) == Some(self.members.len()))
+                .any(|n| self.supporters(n).unwrap_or(0) == self.members.len())
     }
 
     /// `selectProtocol` (GM L431): each member votes for its first protocol
@@ -563,14 +569,17 @@ impl Group {
     }
 
     /// `currentMemberMetadata` (GM L588): every member, with its metadata for
-    /// the selected protocol. Only the leader receives it.
-    pub fn member_list_for_leader(&self) -> Vec<JoinGroupMember> {
+    /// the selected protocol. Only the leader receives it, in a JoinGroup
+    /// response of `version`, which carries the instance ids from v5 only
+    /// (see [`JoinGroupMember::INSTANCE_ID_VERSION`]).
+    pub fn member_list_for_leader(&self, version: i16) -> Vec<JoinGroupMember> {
         let protocol = self.protocol_name.clone().unwrap_or_default();
+        let with_ids = version >= JoinGroupMember::INSTANCE_ID_VERSION;
         self.members
             .iter()
             .map(|m| JoinGroupMember {
                 member_id: m.member_id.clone(),
-                group_instance_id: m.group_instance_id.clone(),
+                group_instance_id: m.group_instance_id.clone().filter(|_| with_ids),
                 metadata: m.metadata(&protocol).to_vec(),
             })
             .collect()
@@ -630,7 +639,10 @@ mod tests {
         g.state = GroupState::Stable; // an Empty group supports any protocol
         assert_eq!((g.num_static(), g.num_awaiting_join()), (1, 0));
         g.update(&"a".into(), |m| {
-            m.awaiting_join = Some(ParkedJoin { request: 1 })
+            m.awaiting_join = Some(ParkedJoin {
+                request: 1,
+                version: 9,
+            })
         });
         g.update(&"b".into(), |m| m.awaiting_sync = Some(2));
         assert_eq!((g.num_awaiting_join(), g.num_awaiting_sync()), (1, 1));
@@ -645,6 +657,23 @@ mod tests {
             (0, 0, 1)
         );
         assert_eq!(g.members.len(), 1);
+    }
+
+    /// Outside Empty, a group with no members (PreparingRebalance held open
+    /// by a pending member) takes any name of its protocol type, as Kafka's
+    /// count of 0 equals its 0 members; another type, or no name, is refused.
+    #[test]
+    fn a_group_with_no_members_outside_empty_supports_any_name_of_its_type() {
+        let mut g = Group::new("g");
+        g.add(member("a", None, &["range"]));
+        g.state = GroupState::PreparingRebalance;
+        assert!(!g.supports_protocols("consumer", &["roundrobin"]));
+        g.remove(&"a".into());
+        assert!(g.members.is_empty());
+        assert!(g.supports_protocols("consumer", &["range"]));
+        assert!(g.supports_protocols("consumer", &["roundrobin"]));
+        assert!(!g.supports_protocols("connect", &["range"]));
+        assert!(!g.supports_protocols("consumer", &[]));
     }
 
     /// The protocol counts stay sorted by name whatever order names come
@@ -729,7 +758,10 @@ mod tests {
     fn a_parked_join_set_behind_the_groups_back_is_caught() {
         let mut g = Group::new("g");
         g.add(member("a", None, &["range"]));
-        g.members[0].awaiting_join = Some(ParkedJoin { request: 1 });
+        g.members[0].awaiting_join = Some(ParkedJoin {
+            request: 1,
+            version: 9,
+        });
         g.num_awaiting_join();
     }
 }

@@ -204,7 +204,8 @@ impl Coordinator {
                 self.event(Event::JoinParked { member_id }, Rule::JoinParked);
             }
             GroupState::CompletingRebalance if matches => {
-                let response = self.current_generation_response(&member_id, is_leader, false);
+                let response =
+                    self.current_generation_response(&member_id, req.version, is_leader, false);
                 self.respond(
                     rid,
                     Response::JoinGroup(response),
@@ -221,7 +222,8 @@ impl Coordinator {
                 self.update_member_and_rebalance(rid, req, Rule::MetadataChanged)
             }
             GroupState::Stable => {
-                let response = self.current_generation_response(&member_id, false, false);
+                let response =
+                    self.current_generation_response(&member_id, req.version, false, false);
                 self.respond(rid, Response::JoinGroup(response), Rule::JoinStableFollower);
             }
             GroupState::Empty | GroupState::Dead => self.join_error(
@@ -233,10 +235,12 @@ impl Coordinator {
         }
     }
 
-    /// A NONE response for the current generation; the member list only for the leader.
+    /// A NONE response of `version` for the current generation; the member
+    /// list only for the leader.
     fn current_generation_response(
         &self,
         member_id: &MemberId,
+        version: i16,
         with_members: bool,
         skip: bool,
     ) -> JoinGroupResponse {
@@ -250,7 +254,7 @@ impl Coordinator {
             skip_assignment: skip,
             member_id: member_id.clone(),
             members: if with_members {
-                g.member_list_for_leader()
+                g.member_list_for_leader(version)
             } else {
                 Vec::new()
             },
@@ -266,13 +270,17 @@ impl Coordinator {
             protocols,
             rebalance_timeout_ms,
             session_timeout_ms,
+            version,
             ..
         } = req;
         self.g_mut().update(&member_id, |m| {
             m.protocols = protocols;
             m.rebalance_timeout_ms = rebalance_timeout_ms;
             m.session_timeout_ms = session_timeout_ms;
-            m.awaiting_join = Some(ParkedJoin { request: rid });
+            m.awaiting_join = Some(ParkedJoin {
+                request: rid,
+                version,
+            });
         });
     }
 
@@ -309,7 +317,10 @@ impl Coordinator {
             protocol_type: req.protocol_type,
             protocols: req.protocols,
             assignment: Vec::new(),
-            awaiting_join: Some(ParkedJoin { request: rid }),
+            awaiting_join: Some(ParkedJoin {
+                request: rid,
+                version: req.version,
+            }),
             awaiting_sync: None,
             is_new: true,
         };
@@ -399,13 +410,13 @@ impl Coordinator {
         self.g_mut().update(new_id, |m| m.awaiting_join = None);
         let response = if version >= 9 {
             let is_leader = self.g().is_leader(new_id);
-            self.current_generation_response(new_id, is_leader, is_leader)
+            self.current_generation_response(new_id, version, is_leader, is_leader)
         } else {
             // v5-8: the old leader id, so a restarted leader acts as a follower
             // and does not run a trivial assignment (GC comment at L1400).
             JoinGroupResponse {
                 leader: current_leader,
-                ..self.current_generation_response(new_id, false, false)
+                ..self.current_generation_response(new_id, version, false, false)
             }
         };
         let event = Event::StaticMemberKept {

@@ -187,9 +187,20 @@ impl Request {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct JoinGroupMember {
     pub member_id: MemberId,
+    /// `None` in a response below [`Self::INSTANCE_ID_VERSION`], whatever
+    /// the member is.
     pub group_instance_id: Option<GroupInstanceId>,
     /// The member's metadata for the selected protocol.
     pub metadata: Vec<u8>,
+}
+
+impl JoinGroupMember {
+    /// The first JoinGroup response version whose member list carries
+    /// instance ids. Kafka: JoinGroupResponse.json, `Members[].GroupInstanceId`
+    /// "versions": "5+", ignorable, so KafkaApis.handleJoinGroupRequest's
+    /// answer at the request's version drops it below v5 and the leader
+    /// reads null (spec §7.2; seen on Kafka 3.9.1, T41).
+    pub const INSTANCE_ID_VERSION: i16 = 5;
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

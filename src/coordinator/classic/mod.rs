@@ -196,6 +196,8 @@ impl Coordinator {
             Request::SyncGroup(r) => self.sync_group(request_id, r),
             Request::Heartbeat(r) => self.heartbeat(request_id, r),
             Request::LeaveGroup(r) => self.leave_group(request_id, r),
+            // Kafka's request layer answers this one itself (spec §3.5).
+            Request::OffsetCommit(r) if r.offsets.is_empty() => self.commit_nothing(request_id),
             Request::OffsetCommit(r) => self.offset_commit(request_id, r),
             Request::OffsetFetch(r) => self.offset_fetch(request_id, r),
             Request::DescribeGroup => self.describe_group(request_id),

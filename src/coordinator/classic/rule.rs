@@ -78,6 +78,7 @@ rules! {
     CommitOk => ("commit.ok", "§3.5", "offsets committed"),
     CommitRebalance => ("commit.rebalance-in-progress", "§3.5", "OffsetCommit during CompletingRebalance"),
     CommitNonMember => ("commit.non-member", "§3.5", "only members may commit to a non-empty group"),
+    CommitNothing => ("commit.nothing", "§3.5", "an OffsetCommit with no partitions is answered NONE by the broker at once: the coordinator never sees it"),
     OffsetFetch => ("fetch.offsets", "§3.5", "OffsetFetch returns the committed offsets, to members and non-members alike"),
     Describe => ("describe", "§3.6", "DescribeGroups"),
     GroupCreated => ("group.created", "§3.1", "the first JoinGroup (or a simple OffsetCommit) creates the group"),

@@ -981,3 +981,101 @@ fn creating_the_group_moves_the_revision_even_when_the_join_is_refused() {
     assert_eq!(c.group().map(|g| g.state), Some(GroupState::Empty));
     assert!(c.revision() > before, "the group was created");
 }
+
+fn commit_without_offsets(member_id: &MemberId, generation_id: i32, iid: Option<&str>) -> Request {
+    let mut r = commit(member_id, generation_id, iid);
+    if let Request::OffsetCommit(x) = &mut r {
+        x.offsets.clear();
+    }
+    r
+}
+
+/// The instance ids of a leader's member list, in order.
+fn listed_instance_ids(r: &JoinGroupResponse) -> Vec<Option<&str>> {
+    r.members
+        .iter()
+        .map(|m| m.group_instance_id.as_ref().map(|i| i.as_str()))
+        .collect()
+}
+
+/// Spec §7.2 (T41): a JoinGroup response below v5 has no instance ids in
+/// its member list, whether it completes the join phase or answers a
+/// same-metadata rejoin at once; from v5 it has them.
+#[test]
+fn a_leader_answered_below_v5_reads_no_instance_ids_in_its_member_list() {
+    let mut c = coordinator();
+    c.handle_request(0, 1, join("", None, 3, &["range"]));
+    c.handle_request(10, 2, join("", Some("i0"), 5, &["range"]));
+    c.handle_timeout(100);
+    let out = responses(&mut c);
+    let leader = join_response(&out[0].1);
+    assert_eq!(leader.leader, leader.member_id);
+    assert_eq!(listed_instance_ids(leader), [None, None]);
+    let d = leader.member_id.clone();
+    c.handle_request(110, 3, join(d.as_str(), None, 5, &["range"]));
+    c.handle_request(120, 4, join(d.as_str(), None, 4, &["range"]));
+    let out = responses(&mut c);
+    assert_eq!(
+        listed_instance_ids(join_response(&out[0].1)),
+        [None, Some("i0")]
+    );
+    assert_eq!(listed_instance_ids(join_response(&out[1].1)), [None, None]);
+}
+
+/// Spec §3.5 (T42): an OffsetCommit with no partitions is answered NONE
+/// with no partitions before the coordinator's checks: no group is
+/// created, a refused identity is not refused, and the session is not
+/// re-armed.
+#[test]
+fn a_commit_without_offsets_is_answered_none_and_changes_nothing() {
+    let mut c = coordinator();
+    c.handle_request(0, 1, commit_without_offsets(&"m".into(), 1, None));
+    assert!(c.group().is_none(), "no group is created");
+    let (mut c, l1, _) = fx_s2_joined();
+    c.handle_request(100, 5, commit_without_offsets(&l1, 1, Some("leader")));
+    c.handle_request(
+        100,
+        6,
+        commit_without_offsets(&"x".into(), 1, Some("leader")),
+    );
+    let revision = c.revision();
+    c.handle_request(300, 7, commit_without_offsets(&l1, 1, Some("leader")));
+    let out = responses(&mut c);
+    let answer = Response::OffsetCommit {
+        error: ErrorCode::None,
+        partitions: Vec::new(),
+    };
+    assert!(out.iter().all(|(_, r)| *r == answer), "{out:?}");
+    assert_eq!(c.revision(), revision);
+    assert_eq!(
+        c.timer(&TimerKey::Heartbeat(l1)).map(|t| t.deadline_ms),
+        Some(600),
+        "the session armed at the join's completion (100 + 500) stands"
+    );
+}
+
+/// Spec §2.3 (T43): two static members in CompletingRebalance expire
+/// together while a KIP-394 pending id is out; the group stays in
+/// PreparingRebalance with no members, and the pending member's join is
+/// accepted (the protocol check counts 0 supporters for 0 members) and
+/// completes generation 2 at once, with it as leader.
+#[test]
+fn a_pending_member_joins_a_group_whose_members_all_expired() {
+    let (mut c, _, _) = fx_s2_joined();
+    c.handle_request(110, 3, join("", None, 4, &["range"]));
+    let out = responses(&mut c);
+    let p = join_response(&out[0].1).member_id.clone();
+    c.handle_timeout(600);
+    let g = c.group().unwrap();
+    assert_eq!(g.state, GroupState::PreparingRebalance);
+    assert!(g.members().is_empty());
+    // P's pending id lasts its session: 110 + 500.
+    c.handle_request(605, 4, join(p.as_str(), None, 4, &["roundrobin"]));
+    let out = responses(&mut c);
+    let r = join_response(&out[0].1);
+    assert_eq!(
+        (r.error, r.generation_id, r.leader.clone()),
+        (ErrorCode::None, 2, p)
+    );
+    assert_eq!(r.protocol_name.as_deref(), Some("roundrobin"));
+}
