@@ -29,8 +29,9 @@ pub struct Difference {
     pub kafka: Value,
 }
 
-/// Fields GroupScope adds to explain itself, which a broker has not.
-const OWN_FIELDS: [&str; 3] = ["rule", "section", "text"];
+/// Fields GroupScope adds to explain itself, which a broker has not, and
+/// the broker's own words (an error's message, why a describe failed).
+const OWN_FIELDS: [&str; 5] = ["rule", "section", "text", "error_message", "describe_error"];
 
 /// What [`compare_traces`] found.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -120,10 +121,12 @@ fn compare(key: &str, ours: &Value, theirs: &Value, out: &mut Comparison) {
             out.unseen += 1;
             continue;
         }
-        let (x, y) = (
-            comparable(field, a.get(field)),
-            comparable(field, b.get(field)),
-        );
+        let mut ours_value = a.get(field).cloned();
+        if let (true, Some(members)) = (group_line && field == "members", ours_value.as_mut()) {
+            out.unseen += super::as_described(members).len();
+        }
+        let x = comparable(field, ours_value.as_ref());
+        let y = comparable(field, b.get(field));
         if x != y {
             out.differences.push(Difference {
                 line: key.to_string(),

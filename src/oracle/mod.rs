@@ -8,6 +8,7 @@
 //! it with [`judge`]. `scripts/kafka` starts a broker configured for the
 //! conformance scenarios (spec §10.1, config C0, times the time scale).
 
+pub mod consumer;
 pub mod diff;
 pub mod lines;
 pub mod replay;
@@ -61,6 +62,41 @@ impl ReplayOptions {
 /// generation, leader or pending members; spec §3.6).
 pub const UNOBSERVABLE: [&str; 3] = ["generation_id", "leader", "pending_members"];
 
+/// Member fields of a consumer group's `group` line that Kafka's
+/// ConsumerGroupDescribe does not give apart (a member's reconciliation
+/// state; what it must still revoke is inside its assignment).
+pub const UNOBSERVABLE_MEMBER_FIELDS: [&str; 2] = ["state", "pending_revocation"];
+
+/// A consumer group's member entries as ConsumerGroupDescribe shows
+/// them: what a member owns is one list (its `assigned` with what it must
+/// still revoke), and its reconciliation state is not given. Returns the
+/// fields taken out.
+pub fn as_described(members: &mut Value) -> Vec<&'static str> {
+    let mut taken = Vec::new();
+    for m in members.as_array_mut().into_iter().flatten() {
+        let Some(o) = m.as_object_mut() else {
+            continue;
+        };
+        if let (Some(Value::Array(pending)), Some(Value::Array(assigned))) =
+            (o.get("pending_revocation").cloned(), o.get_mut("assigned"))
+        {
+            assigned.extend(pending);
+            let mut parts: Vec<crate::ids::TopicPartition> = assigned
+                .iter()
+                .filter_map(|p| crate::ids::TopicPartition::parse(p.as_str()?))
+                .collect();
+            parts.sort();
+            *assigned = parts.iter().map(|p| Value::from(p.to_string())).collect();
+        }
+        for field in UNOBSERVABLE_MEMBER_FIELDS {
+            if o.remove(field).is_some() && !taken.contains(&field) {
+                taken.push(field);
+            }
+        }
+    }
+    taken
+}
+
 /// The verdict on a broker's trace.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Judgement {
@@ -93,6 +129,12 @@ pub fn judge(file: &ScenarioFile, trace: &[Value]) -> Judgement {
             }
             seen
         });
+        let consumer = line.is_some_and(|l| l.get("protocol") == Some(&Value::from("consumer")));
+        if let (true, Some(members)) = (consumer, expect.get_mut("members")) {
+            for field in as_described(members) {
+                not_observed.push(format!("step {key}: members[].{field}"));
+            }
+        }
     }
     Judgement {
         failures: check(&observable, trace),

@@ -150,6 +150,9 @@ pub fn replay(file: &ScenarioFile, opts: &ReplayOptions) -> Result<Vec<Value>, S
         .group_id
         .clone()
         .unwrap_or_else(|| unique_group_id(&file.config.group_id));
+    if crate::scenario::consumer_group::is_consumer(steps) {
+        return super::consumer::replay(file, steps, opts, &group_id);
+    }
     let (address, node_id) = find_coordinator(&opts.bootstrap, &group_id, 0)?;
     let mut admin = Connection::open(&address)?;
     if !opts.skip_config_check {

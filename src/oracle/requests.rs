@@ -101,7 +101,7 @@ pub fn outgoing(step: &RequestStep, cx: &Context) -> Result<Option<Outgoing>, St
     } else if step.describe.is_some() {
         return Ok(Some(describe(cx.group_id)));
     } else if step.consumer_heartbeat.is_some() {
-        return Err("a consumer_heartbeat step (a KIP-848 consumer group) is not replayed yet: `groupscope replay` speaks the classic protocol".into());
+        return Err("a consumer_heartbeat step among classic requests (oracle::consumer replays a consumer group's scenario)".into());
     } else {
         return Ok(None);
     };

@@ -71,7 +71,17 @@ pub fn check_broker_config(
     file: &ScenarioFile,
     opts: &ReplayOptions,
 ) -> Result<(), String> {
-    let wanted = broker_settings(file, opts);
+    check_settings(conn, node_id, &broker_settings(file, opts), opts)
+}
+
+/// DescribeConfigs of broker `node_id`: an error naming every setting of
+/// `wanted` (Kafka's name, value, the scripts/kafka variable) that differs.
+pub fn check_settings(
+    conn: &mut Connection,
+    node_id: i32,
+    wanted: &[(&'static str, String, &'static str)],
+    opts: &ReplayOptions,
+) -> Result<(), String> {
     let mut resource = describe_configs_request::DescribeConfigsResource::default();
     resource.resource_type = 4; // BROKER
     resource.resource_name = s(&node_id.to_string());
@@ -100,7 +110,7 @@ pub fn check_broker_config(
         ));
     }
     let mut wrong = Vec::new();
-    for (name, value, var) in &wanted {
+    for (name, value, var) in wanted {
         let got = result
             .configs
             .iter()

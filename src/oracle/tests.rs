@@ -90,3 +90,52 @@ fn simultaneous_responses_are_put_in_step_order_and_nothing_else_moves() {
     assert_eq!(requests, ["a", "c", "x", "a", "b"]);
     assert!(lines.iter().all(|l: &Value| l.get("at_ms").is_some()));
 }
+
+/// ConsumerGroupDescribe gives a member's partitions as one list, with no
+/// reconciliation state: an expectation is judged on what it can show.
+#[test]
+fn a_consumer_groups_member_is_judged_as_kafka_describes_it() {
+    let file = scenario::parse(
+        &json!({"topics": [{"name": "t", "partitions": 4}], "requests": [
+            {"at_ms": 0, "id": "a", "consumer_heartbeat": {"member_id": "m", "member_epoch": 0,
+                "rebalance_timeout_ms": 1, "subscribed_topic_names": ["t"], "owned": []},
+             "expect_group": {"members": [{"member_id": "m", "state": "UNREVOKED_PARTITIONS",
+                "assigned": ["t-3", "t-0"], "pending_revocation": ["t-1"]}]}}]})
+        .to_string(),
+    )
+    .unwrap();
+    let line = |assigned: Value| {
+        vec![
+            json!({"at_ms": 0, "type": "response", "request": "a", "error": "NONE"}),
+            json!({"at_ms": 0, "type": "group", "after": "a", "protocol": "consumer",
+                   "members": [{"member_id": "m", "assigned": assigned}]}),
+        ]
+    };
+    let verdict = judge(&file, &line(json!(["t-0", "t-1", "t-3"])));
+    assert_eq!(verdict.failures, Vec::<String>::new());
+    assert_eq!(
+        verdict.not_observed,
+        [
+            "step a: members[].state",
+            "step a: members[].pending_revocation"
+        ]
+    );
+    assert_eq!(judge(&file, &line(json!(["t-0", "t-3"]))).failures.len(), 1);
+}
+
+#[test]
+fn a_consumer_groups_diff_compares_what_the_broker_describes() {
+    let ours = [
+        json!({"at_ms": 0, "type": "group", "after": "a", "protocol": "consumer",
+        "members": [{"member_id": "m", "state": "STABLE", "assigned": ["t-1"],
+                     "pending_revocation": ["t-0"]}]}),
+    ];
+    let theirs = [
+        json!({"at_ms": 0, "type": "group", "after": "a", "protocol": "consumer",
+        "members": [{"member_id": "x", "assigned": ["t-0", "t-1"]}],
+        "describe_error": "NONE"}),
+    ];
+    let c = super::diff::compare_traces(&ours, &theirs);
+    assert_eq!(c.differences, vec![]);
+    assert_eq!(c.unseen, 2);
+}
