@@ -57,6 +57,7 @@
 //! (no sockets) check the recording against the runner of `groupscope run`,
 //! also at the 10,000-step cap.
 
+pub mod consumer;
 pub mod log;
 pub mod record;
 pub mod wire;
@@ -83,6 +84,8 @@ pub struct Options {
     pub topics: Vec<(String, u32)>,
     pub default_partitions: u32,
     pub config: CoordinatorConfig,
+    /// The consumer groups' settings (KIP-848).
+    pub consumer: crate::coordinator::consumer::Config,
     pub seed: u64,
     pub record: Option<PathBuf>,
     pub group: Option<String>,
@@ -105,6 +108,8 @@ pub struct State {
     config: CoordinatorConfig,
     pub default_partitions: u32,
     groups: BTreeMap<String, Slot>,
+    /// The consumer groups (KIP-848), by group id.
+    pub consumer: consumer::ConsumerGroups,
     pub topics: log::Topics,
     pub recorder: Recorder,
     log_ends: BTreeMap<String, i64>,
@@ -175,9 +180,19 @@ impl State {
         rx
     }
 
+    /// Whether `group` is a classic group with members (not a consumer
+    /// group's id to take).
+    pub fn is_classic_group(&self, group: &str) -> bool {
+        self.groups
+            .get(group)
+            .and_then(|s| s.coordinator.group())
+            .is_some_and(|g| !g.members().is_empty())
+    }
+
     /// Fires every group's due timers.
     fn fire_timers(&mut self) {
         let now = self.now_ms();
+        self.consumer.fire(now);
         let State {
             groups, recorder, ..
         } = self;
@@ -197,10 +212,11 @@ impl State {
     }
 
     fn next_deadline(&self) -> Option<u64> {
-        self.groups
+        let classic = self
+            .groups
             .values()
-            .filter_map(|s| s.coordinator.poll_timeout())
-            .min()
+            .filter_map(|s| s.coordinator.poll_timeout());
+        classic.chain(self.consumer.next_deadline()).min()
     }
 
     /// The committed offsets of `group` (OffsetFetch with all topics), in
@@ -227,10 +243,19 @@ impl State {
             .unwrap_or_default()
     }
 
-    /// ListGroups: every group that exists, with its protocol type and state.
+    /// ListGroups: every group that exists, with its protocol type and
+    /// state (a consumer group's offsets live in a classic slot of its id,
+    /// which is not listed twice).
     pub fn list_groups(&self) -> Vec<(String, String, String)> {
-        self.groups
+        let consumer = self
+            .consumer
+            .list()
+            .into_iter()
+            .map(|(id, state)| (id, "consumer".to_string(), state.to_string()));
+        let classic = self
+            .groups
             .iter()
+            .filter(|(id, _)| !self.consumer.contains(id))
             .filter_map(|(id, s)| {
                 let g = s.coordinator.group()?;
                 Some((
@@ -238,8 +263,8 @@ impl State {
                     g.protocol_type().map_or("", |p| p.as_str()).to_string(),
                     g.state().name().to_string(),
                 ))
-            })
-            .collect()
+            });
+        consumer.chain(classic).collect()
     }
 
     /// Creates a topic (flags, scenario, auto-create); true when it is new or grew.
@@ -278,6 +303,7 @@ impl Broker {
             config: options.config.clone(),
             default_partitions: options.default_partitions,
             groups: BTreeMap::new(),
+            consumer: consumer::ConsumerGroups::new(options.consumer.clone(), options.seed),
             topics: log::Topics::default(),
             recorder: Recorder::new(options.group.clone(), options.seed, options.config.clone()),
             log_ends: BTreeMap::new(),
@@ -299,6 +325,11 @@ impl Broker {
     /// The state, even if a task panicked while holding it.
     pub fn lock(&self) -> MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Has the timer task look again for the earliest deadline.
+    pub fn wake_timers(&self) {
+        self.timer.notify_one();
     }
 
     /// Sends what the recorder queued to the WebSocket clients (under the
@@ -544,6 +575,7 @@ mod tests {
                 max_session_timeout_ms: 1_800_000,
                 max_size: None,
             },
+            consumer: Default::default(),
             seed: 7,
             record: None,
             group: None,

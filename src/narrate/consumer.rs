@@ -43,6 +43,7 @@ pub fn event(event: &Event) -> String {
                 BumpCause::SubscriptionChanged => "a member's subscription changed",
                 BumpCause::AssignorChanged => "a member asked for another server assignor",
                 BumpCause::MemberRemoved => "a member was removed",
+                BumpCause::TopicsChanged => "a subscribed topic changed",
             };
             format!("The group epoch moves to {group_epoch}: {why}.")
         }

@@ -4,7 +4,11 @@ stdout (assigned partitions, its member id, errors, records consumed) and
 reads commands on stdin ("close": close it, then exit). SIGKILL it to
 crash it.
 
-    python consumer.py BOOTSTRAP GROUP INSTANCE_ID|- TOPIC [SESSION_MS]
+    python consumer.py BOOTSTRAP GROUP INSTANCE_ID|- TOPIC [SESSION_MS] [PROTOCOL]
+
+PROTOCOL is the client's group.protocol: "classic" (the default) or
+"consumer" (KIP-848: the broker's session timeout and assignor decide, so
+session.timeout.ms and the range assignor are not set).
 
 scripts/consumer runs it by hand; Ctrl-C closes it as "close" does.
 """
@@ -24,6 +28,7 @@ def say(**fields):
 def main():
     bootstrap, group, instance, topic = sys.argv[1:5]
     session_ms = int(sys.argv[5]) if len(sys.argv) > 5 else 10000
+    protocol = sys.argv[6] if len(sys.argv) > 6 else "classic"
     config = {
         "bootstrap.servers": bootstrap,
         "group.id": group,
@@ -37,16 +42,31 @@ def main():
     }
     if instance != "-":
         config["group.instance.id"] = instance
+    if protocol == "consumer":
+        config["group.protocol"] = "consumer"
+        del config["partition.assignment.strategy"]
+        del config["session.timeout.ms"]
+
+    # Under the consumer protocol the callbacks are incremental (KIP-848:
+    # only the partitions added or taken away); "partitions" is always
+    # what the consumer holds after the change.
+    incremental = protocol == "consumer"
+    held = set()
 
     def on_assign(consumer, partitions):
+        names = {f"{p.topic}-{p.partition}" for p in partitions}
+        held.update(names) if incremental else (held.clear(), held.update(names))
         say(
             event="assigned",
-            partitions=sorted(f"{p.topic}-{p.partition}" for p in partitions),
+            partitions=sorted(held),
+            added=sorted(names),
             member_id=consumer.memberid(),
         )
 
     def on_revoke(consumer, partitions):
-        say(event="revoked", partitions=sorted(f"{p.topic}-{p.partition}" for p in partitions))
+        names = {f"{p.topic}-{p.partition}" for p in partitions}
+        held.difference_update(names) if incremental else held.clear()
+        say(event="revoked", partitions=sorted(names), holds=sorted(held))
 
     consumer = Consumer(config)
     consumer.subscribe([topic], on_assign=on_assign, on_revoke=on_revoke)

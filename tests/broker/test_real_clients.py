@@ -55,7 +55,7 @@ def free_port():
 class Broker:
     """`groupscope broker` on free ports, recording into a temp dir."""
 
-    def __init__(self, test_name):
+    def __init__(self, test_name, extra_args=()):
         self.dir = tempfile.mkdtemp(prefix=f"groupscope-broker-{test_name}-")
         self.record = os.path.join(self.dir, "session.json")
         self.trace = os.path.join(self.dir, "session.trace.ndjson")
@@ -66,7 +66,7 @@ class Broker:
         self.proc = subprocess.Popen(
             [GROUPSCOPE, "broker", "--port", str(self.port), "--ws-port", str(self.ws_port),
              "--topic", f"{TOPIC}:{PARTITIONS}", "--initial-rebalance-delay-ms", "300",
-             "--record", self.record],
+             "--record", self.record, *extra_args],
             stdout=self.log, stderr=subprocess.STDOUT,
         )
         self.bootstrap = f"127.0.0.1:{self.port}"
@@ -110,11 +110,11 @@ class Broker:
 class ConsumerProcess:
     """tests/broker/consumer.py in a process; its JSON lines in a queue."""
 
-    def __init__(self, bootstrap, group, instance):
+    def __init__(self, bootstrap, group, instance, protocol="classic"):
         self.instance = instance
         self.proc = subprocess.Popen(
             [sys.executable, os.path.join(HERE, "consumer.py"), bootstrap, group,
-             instance or "-", TOPIC, str(SESSION_MS)],
+             instance or "-", TOPIC, str(SESSION_MS), protocol],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
         )
         self.events = []

@@ -37,6 +37,13 @@ pub struct BrokerArgs {
     /// group.max.session.timeout.ms (default 1800000, or the scenario's).
     #[arg(long, value_name = "MS")]
     max_session_timeout_ms: Option<u64>,
+    /// group.consumer.session.timeout.ms of the consumer groups (KIP-848),
+    /// the broker's and not the client's (default 45000).
+    #[arg(long, value_name = "MS", default_value_t = groupscope::defaults::CONSUMER_SESSION_TIMEOUT_MS)]
+    consumer_session_timeout_ms: u64,
+    /// group.consumer.heartbeat.interval.ms (default 5000).
+    #[arg(long, value_name = "MS", default_value_t = groupscope::defaults::CONSUMER_HEARTBEAT_INTERVAL_MS)]
+    consumer_heartbeat_interval_ms: u64,
     /// The seed of the member ids' UUIDs (default 0, or the scenario's).
     #[arg(long, value_name = "N")]
     seed: Option<u64>,
@@ -106,6 +113,15 @@ pub fn run(args: BrokerArgs) -> i32 {
         eprintln!("groupscope: --min-session-timeout-ms is above --max-session-timeout-ms");
         return 2;
     }
+    if args.consumer_heartbeat_interval_ms >= args.consumer_session_timeout_ms {
+        eprintln!("groupscope: --consumer-heartbeat-interval-ms must be below --consumer-session-timeout-ms");
+        return 2;
+    }
+    let consumer = groupscope::coordinator::consumer::Config {
+        session_timeout_ms: args.consumer_session_timeout_ms,
+        heartbeat_interval_ms: args.consumer_heartbeat_interval_ms,
+        ..Default::default()
+    };
     let ws_port = match args.ws_port {
         Some(0) => None,
         Some(p) => Some(p),
@@ -118,6 +134,7 @@ pub fn run(args: BrokerArgs) -> i32 {
         topics,
         default_partitions: args.default_partitions,
         config,
+        consumer,
         seed: args.seed.unwrap_or(seed),
         record: args.record,
         group: args.group,

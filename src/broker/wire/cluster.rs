@@ -32,9 +32,18 @@ impl Ctx<'_> {
         let wanted: Option<Vec<String>> = match &r.topics {
             None => None,
             Some(t) if t.is_empty() && v == 0 => None,
+            // v10+ may name a topic by its id alone (KIP-516).
             Some(t) => Some(
                 t.iter()
-                    .filter_map(|t| t.name.as_ref().map(|n| n.to_string()))
+                    .filter_map(|t| match &t.name {
+                        Some(n) => Some(n.to_string()),
+                        None => state
+                            .topics
+                            .list()
+                            .into_iter()
+                            .map(|(n, _)| n)
+                            .find(|n| crate::broker::consumer::topic_id(n) == t.topic_id),
+                    })
                     .collect(),
             ),
         };
@@ -57,6 +66,7 @@ impl Ctx<'_> {
                 }
             }
             if let Some(logs) = state.topics.get(&name) {
+                t.topic_id = crate::broker::consumer::topic_id(&name);
                 for i in 0..logs.len() {
                     let mut p = metadata_response::MetadataResponsePartition::default();
                     p.partition_index = i as i32;

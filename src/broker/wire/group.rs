@@ -239,17 +239,39 @@ impl Ctx<'_> {
                 }
             }
         }
-        let request = Request::OffsetCommit(co::OffsetCommitRequest {
+        let mut request = co::OffsetCommitRequest {
             member_id: MemberId::from(r.member_id.as_str()),
             generation_id: r.generation_id_or_member_epoch,
             group_instance_id: iid(&r.group_instance_id),
             offsets,
             transactional: false,
-        });
-        let answer = self.group(r.group_id.as_str(), request).await?;
-        let (error, partitions) = match answer {
-            Response::OffsetCommit { error, partitions } => (error, partitions),
-            _ => return Err("OffsetCommit answered with another API".into()),
+        };
+        // A consumer group's member: checked by its member epoch, then
+        // stored as a commit from outside any generation (broker::consumer).
+        let check = self.broker.lock().consumer.commit_check(
+            r.group_id.as_str(),
+            r.member_id.as_str(),
+            r.generation_id_or_member_epoch,
+        );
+        let refused = match check {
+            Some(Err(code)) => Some(code),
+            Some(Ok(())) => {
+                request.member_id = MemberId::from("");
+                request.generation_id = -1;
+                request.group_instance_id = None;
+                None
+            }
+            None => None,
+        };
+        let (error, partitions) = match refused {
+            Some(code) => (code, Vec::new()),
+            None => match self
+                .group(r.group_id.as_str(), Request::OffsetCommit(request))
+                .await?
+            {
+                Response::OffsetCommit { error, partitions } => (error.code(), partitions),
+                _ => return Err("OffsetCommit answered with another API".into()),
+            },
         };
         let mut out = OffsetCommitResponse::default();
         for t in &r.topics {
@@ -263,8 +285,7 @@ impl Ctx<'_> {
                         let tp = TopicPartition::new(t.name.0.to_string(), i);
                         partitions
                             .binary_search_by(|(p, _)| p.cmp(&tp))
-                            .map_or(error, |k| partitions[k].1)
-                            .code()
+                            .map_or(error, |k| partitions[k].1.code())
                     }
                     Err(_) => UNKNOWN_TOPIC_OR_PARTITION,
                 };

@@ -28,6 +28,7 @@
 //! - ApiVersions responses always use response header v0 (KIP-511).
 
 mod cluster;
+mod consumer;
 mod data;
 mod group;
 
@@ -49,13 +50,13 @@ pub const MAX_FRAME: usize = 100 * 1024 * 1024;
 /// Fetch below v13 and Metadata below v10 so topics go by name, not id;
 /// OffsetCommit/OffsetFetch below v9 (the new consumer protocol's member
 /// epochs); FindCoordinator, DescribeGroups and ListGroups at 3.9's.
-pub const VERSIONS: [(ApiKey, i16, i16); 14] = [
+pub const VERSIONS: [(ApiKey, i16, i16); 16] = [
     (ApiKey::Produce, 3, 9),
     (ApiKey::Fetch, 4, 12),
     (ApiKey::ListOffsets, 1, 7),
-    (ApiKey::Metadata, 0, 9),
-    (ApiKey::OffsetCommit, 2, 8),
-    (ApiKey::OffsetFetch, 1, 8),
+    (ApiKey::Metadata, 0, 12),
+    (ApiKey::OffsetCommit, 2, 9),
+    (ApiKey::OffsetFetch, 1, 9),
     (ApiKey::FindCoordinator, 0, 4),
     (ApiKey::JoinGroup, 0, 9),
     (ApiKey::Heartbeat, 0, 4),
@@ -64,6 +65,8 @@ pub const VERSIONS: [(ApiKey, i16, i16); 14] = [
     (ApiKey::DescribeGroups, 0, 5),
     (ApiKey::ListGroups, 0, 4),
     (ApiKey::ApiVersions, 0, 3),
+    (ApiKey::ConsumerGroupHeartbeat, 0, 1),
+    (ApiKey::ConsumerGroupDescribe, 0, 1),
 ];
 
 fn range(api: ApiKey) -> Option<(i16, i16)> {
@@ -252,6 +255,12 @@ impl Ctx<'_> {
                 ResponseKind::DescribeGroups(self.describe_groups(r).await?)
             }
             RequestKind::ListGroups(r) => ResponseKind::ListGroups(self.list_groups(r)),
+            RequestKind::ConsumerGroupHeartbeat(r) => {
+                ResponseKind::ConsumerGroupHeartbeat(self.consumer_heartbeat(r))
+            }
+            RequestKind::ConsumerGroupDescribe(r) => {
+                ResponseKind::ConsumerGroupDescribe(self.consumer_group_describe(r))
+            }
             RequestKind::ListOffsets(r) => ResponseKind::ListOffsets(self.list_offsets(r)),
             RequestKind::Fetch(r) => ResponseKind::Fetch(self.fetch(r).await),
             RequestKind::Produce(r) => {

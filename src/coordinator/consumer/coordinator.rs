@@ -78,6 +78,14 @@ impl ConsumerCoordinator {
         }
     }
 
+    /// The broker's topics as they are at `now_ms` (§10: a change the
+    /// group subscribes to moves its epoch).
+    pub fn set_topics(&mut self, now_ms: u64, topics: std::collections::BTreeMap<String, u32>) {
+        let state = self.group.state();
+        self.group.set_topics(topics);
+        self.flush(now_ms, state);
+    }
+
     pub fn poll_output(&mut self) -> Option<Output> {
         self.outputs.pop_front()
     }

@@ -39,6 +39,8 @@ pub enum BumpCause {
     AssignorChanged,
     /// A member was removed.
     MemberRemoved,
+    /// A subscribed topic appeared, grew or went.
+    TopicsChanged,
 }
 
 impl BumpCause {
@@ -48,6 +50,7 @@ impl BumpCause {
             BumpCause::SubscriptionChanged => "subscription_changed",
             BumpCause::AssignorChanged => "assignor_changed",
             BumpCause::MemberRemoved => "member_removed",
+            BumpCause::TopicsChanged => "topics_changed",
         }
     }
 }

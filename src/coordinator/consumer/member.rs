@@ -75,6 +75,10 @@ impl ConsumerMember {
     pub fn member_epoch(&self) -> i32 {
         self.member_epoch
     }
+    /// The topics it subscribes to, by name.
+    pub fn subscribed_topics(&self) -> &BTreeSet<String> {
+        &self.subscribed_topics
+    }
     pub fn state(&self) -> MemberState {
         self.state
     }

@@ -190,6 +190,29 @@ impl ConsumerGroup {
     pub fn exists(&self) -> bool {
         self.created
     }
+    /// The topics as the broker knows them now (name → partitions). When
+    /// a topic a member subscribes to appears, grows or goes, the group
+    /// epoch moves and a new target is computed at the next heartbeat
+    /// (Kafka 4.4: a metadata refresh at the next heartbeat, §10).
+    pub fn set_topics(&mut self, topics: BTreeMap<String, u32>) {
+        if topics == self.topics {
+            return;
+        }
+        let subscribed = |name: &String| {
+            self.members
+                .values()
+                .any(|m| m.subscribed_topics.contains(name))
+        };
+        let changed = topics
+            .keys()
+            .chain(self.topics.keys())
+            .any(|name| topics.get(name) != self.topics.get(name) && subscribed(name));
+        self.topics = topics;
+        if changed && self.created {
+            self.bump(BumpCause::TopicsChanged);
+        }
+    }
+
     /// The events since the last call, oldest first.
     pub fn take_events(&mut self) -> Vec<Event> {
         std::mem::take(&mut self.events)
@@ -599,7 +622,7 @@ impl ConsumerGroup {
 
     /// The assignor the target is computed with: the preferred one, or
     /// with no preference the first configured (§3.3, §9 item 4).
-    fn assignor(&self) -> ServerAssignor {
+    pub fn assignor(&self) -> ServerAssignor {
         self.preferred_assignor()
             .or_else(|| self.config.assignors.first().copied())
             .unwrap_or(ServerAssignor::Uniform)
