@@ -55,7 +55,7 @@ pub fn refuse_in_world(steps: &[RequestStep]) -> Result<(), ScenarioError> {
         None => Ok(()),
         Some(i) => Err(ScenarioError::new(
             format!("requests[{i}].consumer_heartbeat"),
-            "this scenario speaks to a KIP-848 consumer group, which the page, the exports and the simulator do not play yet; `groupscope run FILE` and `groupscope check FILE` run it",
+            "this scenario speaks to a KIP-848 consumer group, which the page, the simulator and the Markdown, Mermaid and SVG exports do not play yet; `groupscope run FILE`, `check FILE` and `export FILE --format ndjson` run it",
         )),
     }
 }

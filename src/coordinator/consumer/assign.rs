@@ -52,6 +52,9 @@ pub fn assign(
     members: &[Spec],
     topics: &BTreeMap<String, u32>,
 ) -> Targets {
+    if assignor == ServerAssignor::Uniform && is_homogeneous(members) {
+        return uniform_homogeneous(members, topics);
+    }
     let mut out: Targets = members
         .iter()
         .map(|m| (m.member_id.clone(), BTreeSet::new()))
@@ -78,9 +81,109 @@ pub fn assign(
     out
 }
 
-/// `uniform` for one topic's subscribers (UA L110-254, per topic: the
-/// homogeneous builder, which a single-topic group is; GroupScope applies
-/// it topic by topic where subscriptions differ, §6.1). Each member keeps
+/// Whether every member subscribes to the same topics (Kafka's
+/// `SubscriptionType.HOMOGENEOUS`).
+fn is_homogeneous(members: &[Spec]) -> bool {
+    members.windows(2).all(|w| w[0].topics == w[1].topics)
+}
+
+/// The order Kafka walks the members in: a `java.util.HashMap<String, _>`
+/// filled one by one, iterated bucket by bucket (`String.hashCode`,
+/// spread by `HashMap.hash`, over a table of 16 doubling past 3/4 full).
+/// Members in one bucket keep member-id order (Kafka: insertion order).
+pub(super) fn java_hash_order<'a, 'b>(members: &'b [Spec<'a>]) -> Vec<&'b Spec<'a>> {
+    let mut table = 16usize;
+    while members.len() * 4 > table * 3 {
+        table *= 2;
+    }
+    let bucket = |id: &MemberId| {
+        let h = id.as_str().encode_utf16().fold(0i32, |h, c| {
+            h.wrapping_mul(31)
+                .wrapping_add(i32::from(c as i16) & 0xffff)
+        });
+        let spread = (h ^ ((h as u32) >> 16) as i32) as u32;
+        spread as usize & (table - 1)
+    };
+    let mut order: Vec<&Spec> = members.iter().collect();
+    order.sort_by(|a, b| {
+        (bucket(a.member_id), a.member_id).cmp(&(bucket(b.member_id), b.member_id))
+    });
+    order
+}
+
+/// `uniform` when every member subscribes to the same topics
+/// (`UniformHomogeneousAssignmentBuilder`, Kafka 4.4): one quota over all
+/// the topics' partitions; in Kafka's member order, each member keeps its
+/// current target up to its quota (the extra partition of the first
+/// `total % members` quotas given up by a member that does not need it
+/// while enough members remain to take it), and the partitions no one
+/// keeps go, in topic order (by name here; Kafka's follows its topic ids)
+/// and ascending, to the members still short, in the same order.
+fn uniform_homogeneous(members: &[Spec], topics: &BTreeMap<String, u32>) -> Targets {
+    let subscribed: Vec<(&String, u32)> = topics
+        .iter()
+        .filter(|(t, _)| members.first().is_some_and(|m| m.topics.contains(*t)))
+        .map(|(t, n)| (t, *n))
+        .collect();
+    let all: Vec<TopicPartition> = subscribed
+        .iter()
+        .flat_map(|(t, n)| (0..*n).map(move |p| TopicPartition::new(t.as_str(), p)))
+        .collect();
+    let held = |p: &TopicPartition| members.iter().any(|m| m.target.contains(p));
+    let mut unassigned: Vec<TopicPartition> = all.iter().filter(|p| !held(p)).cloned().collect();
+    let count = members.len();
+    let min = all.len() / count;
+    let mut extra_left = all.len() % count;
+    let mut out = Targets::new();
+    let mut unfilled: Vec<(MemberId, usize)> = Vec::new();
+    for (index, m) in java_hash_order(members).into_iter().enumerate() {
+        let mut quota = min;
+        let mut has_extra = extra_left > 0;
+        quota += usize::from(has_extra);
+        let mut kept = BTreeSet::new();
+        for (topic, _) in &subscribed {
+            let current: Vec<&TopicPartition> = m
+                .target
+                .iter()
+                .filter(|p| p.topic.as_str() == topic.as_str())
+                .collect();
+            if current.len() <= quota {
+                quota -= current.len();
+                kept.extend(current.into_iter().cloned());
+                continue;
+            }
+            for p in current {
+                if quota > 0 {
+                    quota -= 1;
+                    kept.insert(p.clone());
+                } else {
+                    unassigned.push(p.clone());
+                }
+            }
+        }
+        if quota > 0 && has_extra && count - index > extra_left {
+            quota -= 1;
+            has_extra = false;
+        }
+        if quota > 0 {
+            unfilled.push((m.member_id.clone(), quota));
+        }
+        if has_extra {
+            extra_left -= 1;
+        }
+        out.insert(m.member_id.clone(), kept);
+    }
+    let mut next = unassigned.into_iter();
+    for (member, quota) in unfilled {
+        let parts = out.entry(member).or_default();
+        parts.extend(next.by_ref().take(quota));
+    }
+    out
+}
+
+/// `uniform` for one topic's subscribers where subscriptions differ
+/// (Kafka's heterogeneous builder, which GroupScope approximates topic by
+/// topic: balanced per topic, sticky to each member's target, §6.1). Each member keeps
 /// its current target up to its quota; the quotas differ by at most one,
 /// the extra ones going, in member order, first to members that held more
 /// than the minimum; the surplus and the free partitions fill the others.

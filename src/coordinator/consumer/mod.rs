@@ -22,6 +22,8 @@
 //! join gets one made by the coordinator (v0).
 
 mod assign;
+#[cfg(test)]
+mod assign_tests;
 mod coordinator;
 mod event;
 mod member;
