@@ -20,10 +20,10 @@ use super::ReplayOptions;
 use crate::scenario::model::{ConsumerHeartbeatSpec, RequestStep, ScenarioFile, TopicSpec};
 use crate::scenario::step_key;
 use kafka_protocol::messages::{
-    consumer_group_heartbeat_request, consumer_group_heartbeat_response,
+    consumer_group_heartbeat_request, consumer_group_heartbeat_response, describe_configs_request,
     incremental_alter_configs_request, metadata_request, ApiKey, ConsumerGroupDescribeRequest,
-    ConsumerGroupHeartbeatRequest, GroupId, IncrementalAlterConfigsRequest, MetadataRequest,
-    RequestKind, ResponseKind, TopicName,
+    ConsumerGroupHeartbeatRequest, DescribeConfigsRequest, GroupId, IncrementalAlterConfigsRequest,
+    MetadataRequest, RequestKind, ResponseKind, TopicName,
 };
 use kafka_protocol::protocol::StrBytes;
 use serde_json::{json, Value};
@@ -302,11 +302,11 @@ fn configure_group(
     let mut resource = incremental_alter_configs_request::AlterConfigsResource::default();
     resource.resource_type = GROUP_RESOURCE;
     resource.resource_name = s(group_id);
-    for (name, value) in settings {
+    for (name, value) in &settings {
         let mut config = incremental_alter_configs_request::AlterableConfig::default();
         config.name = s(name);
         config.config_operation = 0; // SET
-        config.value = Some(s(&value));
+        config.value = Some(s(value));
         resource.configs.push(config);
     }
     let mut request = IncrementalAlterConfigsRequest::default();
@@ -326,7 +326,51 @@ fn configure_group(
             ));
         }
     }
-    Ok(())
+    wait_for_configs(conn, group_id, &settings)
+}
+
+/// Until DescribeConfigs shows the group's settings in force (they travel
+/// through the metadata log; a join before they arrive is batched).
+fn wait_for_configs(
+    conn: &mut Connection,
+    group_id: &str,
+    settings: &[(&str, String)],
+) -> Result<(), String> {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let mut resource = describe_configs_request::DescribeConfigsResource::default();
+        resource.resource_type = GROUP_RESOURCE;
+        resource.resource_name = s(group_id);
+        resource.configuration_keys = Some(settings.iter().map(|(k, _)| s(k)).collect());
+        let mut request = DescribeConfigsRequest::default();
+        request.resources = vec![resource];
+        let body = RequestKind::DescribeConfigs(request);
+        let ResponseKind::DescribeConfigs(r) =
+            conn.round_trip(&out(ApiKey::DescribeConfigs, 4, body), TIMEOUT)?
+        else {
+            return Err("DescribeConfigs: unexpected response".into());
+        };
+        let value = |name: &str| {
+            r.results.first().and_then(|x| {
+                x.configs
+                    .iter()
+                    .find(|c| c.name.as_str() == name)
+                    .and_then(|c| c.value.as_ref().map(|v| v.to_string()))
+            })
+        };
+        if settings
+            .iter()
+            .all(|(k, v)| value(k).as_deref() == Some(v.as_str()))
+        {
+            return Ok(());
+        }
+        if Instant::now() > deadline {
+            return Err(format!(
+                "the group's configs were not in force within 10 s: {settings:?}"
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }
 
 /// The step's ConsumerGroupHeartbeat, names resolved; an unbound `$NAME`

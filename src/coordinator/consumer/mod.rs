@@ -363,7 +363,7 @@ impl ConsumerGroup {
             member.rack_id = req.rack_id.clone();
         }
         let mut bump = None;
-        let preferred = self.preferred_assignor();
+        let preferred = self.assignor();
         if req.server_assignor.is_some() {
             member.server_assignor = req.server_assignor.clone();
         }
@@ -380,8 +380,9 @@ impl ConsumerGroup {
         let before = member.assigned.clone();
         self.members.insert(id.clone(), member);
         // Kafka 4.4 moves the epoch when the group's preferred assignor
-        // changes (`hasPreferredServerAssignorChanged`, §10).
-        if bump.is_none() && self.preferred_assignor() != preferred {
+        // changes, no preference reading as the default one
+        // (`hasPreferredServerAssignorChanged`, §10).
+        if bump.is_none() && self.assignor() != preferred {
             bump = Some(BumpCause::AssignorChanged);
         }
         if let Some(cause) = bump {
@@ -390,7 +391,8 @@ impl ConsumerGroup {
         if self.group_epoch > self.assignment_epoch {
             self.compute_targets();
         }
-        self.reconcile_member(&id, req, now_ms)?;
+        let resubscribed = bump == Some(BumpCause::SubscriptionChanged);
+        self.reconcile_member(&id, req, now_ms, resubscribed)?;
         let seq = self.arm();
         let at = now_ms + self.config.session_timeout_ms;
         self.sessions.insert(id.clone(), (at, seq));
@@ -483,6 +485,9 @@ impl ConsumerGroup {
             if req.member_epoch != 0 {
                 return Err(ErrorCode::UnknownMemberId);
             }
+            if self.members.contains_key(&req.member_id) {
+                return Ok(self.take_instance_id(&req.member_id, iid));
+            }
             let id = self.new_member_id(req);
             let member = ConsumerMember::new(id.clone(), Some(iid.clone()));
             self.members.insert(id.clone(), member);
@@ -499,16 +504,29 @@ impl ConsumerGroup {
                 false => Err(ErrorCode::FencedInstanceId),
             };
         }
-        let away = self.members[&holder].member_epoch == STATIC_LEAVE_EPOCH;
-        if !away {
-            return match holder == req.member_id {
-                true => Ok(holder),
-                false => Err(ErrorCode::UnreleasedInstanceId),
-            };
+        // Kafka 4.4 (`throwIfInstanceIdIsUnreleased`): a join under an
+        // instance id whose member is not away is refused, even from that
+        // very member id.
+        if self.members[&holder].member_epoch != STATIC_LEAVE_EPOCH {
+            return Err(ErrorCode::UnreleasedInstanceId);
         }
         let id = self.new_member_id(req);
         self.replace_member(&holder, &id);
         Ok(id)
+    }
+
+    /// A live member's join under an instance id nobody holds: Kafka 4.4
+    /// finds the member by its id and gives it that instance id (its old
+    /// one, if any, is free again); nothing else changes.
+    fn take_instance_id(&mut self, id: &MemberId, iid: &GroupInstanceId) -> MemberId {
+        let member = self.members.get_mut(id).expect("a live member");
+        if let Some(old) = member.instance_id.replace(iid.clone()) {
+            if self.static_members.get(&old) == Some(id) {
+                self.static_members.remove(&old);
+            }
+        }
+        self.static_members.insert(iid.clone(), id.clone());
+        id.clone()
     }
 
     /// replaceMember (§4.3): the newcomer is a copy of the away member
@@ -554,6 +572,7 @@ impl ConsumerGroup {
         id: &MemberId,
         req: &HeartbeatRequest,
         now_ms: u64,
+        resubscribed: bool,
     ) -> Result<(), ErrorCode> {
         let empty = BTreeSet::new();
         let target = self.targets.get(id).unwrap_or(&empty).clone();
@@ -570,6 +589,7 @@ impl ConsumerGroup {
             target: &target,
             owned_by_others: &owned_by_others,
             reported: reported.as_ref(),
+            resubscribed,
         };
         let member = self.members.get_mut(id).expect("a member");
         let was = (member.member_epoch, member.state);

@@ -20,6 +20,8 @@ pub(super) struct Goal<'a> {
     pub target: &'a BTreeSet<TopicPartition>,
     pub owned_by_others: &'a BTreeSet<TopicPartition>,
     pub reported: Option<&'a BTreeSet<TopicPartition>>,
+    /// Whether this heartbeat changed the member's subscription.
+    pub resubscribed: bool,
 }
 
 /// Moves `member` towards `goal`; true when it changed. An UNKNOWN
@@ -30,7 +32,11 @@ pub(super) fn reconcile(member: &mut ConsumerMember, goal: &Goal) -> Result<bool
     }
     let before = member.clone();
     match member.state {
-        MemberState::Stable if member.member_epoch == goal.epoch => {}
+        MemberState::Stable if member.member_epoch == goal.epoch => {
+            if goal.resubscribed {
+                drop_unsubscribed(member);
+            }
+        }
         MemberState::Stable | MemberState::UnreleasedPartitions => compute_next(member, goal),
         MemberState::UnrevokedPartitions => {
             let still_owned = goal
@@ -38,6 +44,8 @@ pub(super) fn reconcile(member: &mut ConsumerMember, goal: &Goal) -> Result<bool
                 .is_none_or(|r| r.iter().any(|p| member.pending_revocation.contains(p)));
             if !still_owned {
                 compute_next(member, goal);
+            } else if goal.resubscribed {
+                drop_unsubscribed(member);
             }
         }
         MemberState::Unknown => match goal.reported {
@@ -46,6 +54,23 @@ pub(super) fn reconcile(member: &mut ConsumerMember, goal: &Goal) -> Result<bool
         },
     }
     Ok(*member != before)
+}
+
+/// CAB `updateCurrentAssignment` (Kafka 4.4): a member that changed its
+/// subscription while it cannot move on gives up at once the partitions
+/// of topics it no longer subscribes to: they join what it must revoke.
+fn drop_unsubscribed(member: &mut ConsumerMember) {
+    let (keep, gone): (BTreeSet<TopicPartition>, BTreeSet<TopicPartition>) = member
+        .assigned
+        .iter()
+        .cloned()
+        .partition(|p| member.subscribed_topics.contains(p.topic.as_str()));
+    if gone.is_empty() {
+        return;
+    }
+    member.assigned = keep;
+    member.pending_revocation.extend(gone);
+    member.state = MemberState::UnrevokedPartitions;
 }
 
 /// CAB `computeNextAssignment` (L227-320): keep what stays, revoke what
