@@ -287,7 +287,7 @@ fn configure_group(
     group_id: &str,
 ) -> Result<(), String> {
     let c = &file.config;
-    let settings = [
+    let mut settings = vec![
         (
             "consumer.session.timeout.ms",
             opts.scaled(c.consumer_session_timeout_ms).to_string(),
@@ -299,10 +299,28 @@ fn configure_group(
         ("consumer.assignment.interval.ms", "0".to_string()),
         ("consumer.assignor.offload.enable", "false".to_string()),
     ];
+    if let Err(why) = alter_group_configs(conn, group_id, &settings) {
+        // Kafka before 4.2 knows neither batching config: it computes the
+        // target in the heartbeat anyway.
+        if !why.contains("Unknown group config name") {
+            return Err(why);
+        }
+        settings.truncate(2);
+        alter_group_configs(conn, group_id, &settings)?;
+    }
+    wait_for_configs(conn, group_id, &settings)
+}
+
+/// IncrementalAlterConfigs of the group's `settings`.
+fn alter_group_configs(
+    conn: &mut Connection,
+    group_id: &str,
+    settings: &[(&str, String)],
+) -> Result<(), String> {
     let mut resource = incremental_alter_configs_request::AlterConfigsResource::default();
     resource.resource_type = GROUP_RESOURCE;
     resource.resource_name = s(group_id);
-    for (name, value) in &settings {
+    for (name, value) in settings {
         let mut config = incremental_alter_configs_request::AlterableConfig::default();
         config.name = s(name);
         config.config_operation = 0; // SET
@@ -326,7 +344,7 @@ fn configure_group(
             ));
         }
     }
-    wait_for_configs(conn, group_id, &settings)
+    Ok(())
 }
 
 /// Until DescribeConfigs shows the group's settings in force (they travel
