@@ -445,15 +445,19 @@ impl ConsumerGroup {
             // with its current epoch and assignment (§10).
             return Ok(id);
         }
+        // §2.3 (`throwIfConsumerGroupMemberEpochIsInvalid`): an epoch
+        // ahead of the member's is fenced (so is any epoch from a member
+        // away at -2); one behind is forgiven only as a lost response.
         let lost_response = req.member_epoch == member.previous_member_epoch
             && req
                 .owned
                 .as_ref()
                 .is_some_and(|o| o.iter().all(|p| member.assigned.contains(p)));
-        if req.member_epoch != member.member_epoch && !lost_response {
-            return Err(ErrorCode::FencedMemberEpoch);
+        match req.member_epoch.cmp(&member.member_epoch) {
+            std::cmp::Ordering::Greater => Err(ErrorCode::FencedMemberEpoch),
+            std::cmp::Ordering::Less if !lost_response => Err(ErrorCode::FencedMemberEpoch),
+            _ => Ok(id),
         }
-        Ok(id)
     }
 
     fn find_dynamic(&mut self, req: &HeartbeatRequest) -> Result<MemberId, ErrorCode> {
