@@ -111,6 +111,17 @@ pub(super) fn java_hash_order<'a, 'b>(members: &'b [Spec<'a>]) -> Vec<&'b Spec<'
     order
 }
 
+/// A member's target partitions of one topic in the order Kafka walks
+/// them: a `java.util.HashSet<Integer>` made from the list
+/// (`Assignment.fromRecord`), its table `max(n / 0.75 + 1, 16)` rounded up
+/// to a power of two, so partition 16 of a 16-slot table comes before 9.
+fn java_int_set_order(mut parts: Vec<&TopicPartition>) -> Vec<&TopicPartition> {
+    let wanted = ((parts.len() as f32 / 0.75) as usize + 1).max(16);
+    let table = wanted.next_power_of_two();
+    parts.sort_by_key(|p| (p.partition as usize & (table - 1), p.partition));
+    parts
+}
+
 /// `uniform` when every member subscribes to the same topics
 /// (`UniformHomogeneousAssignmentBuilder`, Kafka 4.4): one quota over all
 /// the topics' partitions; in Kafka's member order, each member keeps its
@@ -142,11 +153,12 @@ fn uniform_homogeneous(members: &[Spec], topics: &BTreeMap<String, u32>) -> Targ
         quota += usize::from(has_extra);
         let mut kept = BTreeSet::new();
         for (topic, _) in &subscribed {
-            let current: Vec<&TopicPartition> = m
-                .target
-                .iter()
-                .filter(|p| p.topic.as_str() == topic.as_str())
-                .collect();
+            let current = java_int_set_order(
+                m.target
+                    .iter()
+                    .filter(|p| p.topic.as_str() == topic.as_str())
+                    .collect(),
+            );
             if current.len() <= quota {
                 quota -= current.len();
                 kept.extend(current.into_iter().cloned());

@@ -412,18 +412,19 @@ impl ConsumerGroup {
     fn find_member(&mut self, req: &HeartbeatRequest) -> Result<MemberId, ErrorCode> {
         let joining = req.member_epoch == 0;
         let known = self.members.contains_key(&req.member_id);
-        let returning = req
+        let held = req
             .instance_id
             .as_ref()
-            .and_then(|i| self.static_members.get(i))
-            .and_then(|m| self.members.get(m))
-            .is_some_and(|m| m.member_epoch == STATIC_LEAVE_EPOCH);
+            .is_some_and(|i| self.static_members.contains_key(i));
         let full = self
             .config
             .max_size
             .is_some_and(|max| self.members.len() >= max);
-        // Kafka 4.4 lets an away static member's rejoin into a full group (§10).
-        if joining && full && !known && !returning {
+        // Kafka 4.4 (`throwIfConsumerGroupIsFull`, before any lookup, at
+        // any epoch but a leave's): a full group refuses a member id it
+        // does not have, unless the instance id is one of its static
+        // members' (whose own rules then answer, §10).
+        if full && !known && !held {
             return Err(ErrorCode::GroupMaxSizeReached);
         }
         if !self.created {

@@ -89,6 +89,9 @@ fn compute_next(member: &mut ConsumerMember, goal: &Goal) {
     let held_back = wanted.len() > add.len();
     let still_owns = |p: &TopicPartition| goal.reported.is_none_or(|r| r.contains(p));
     if revoke.iter().any(still_owns) {
+        // Kafka 4.4 builds it with `updateMemberEpoch(memberEpoch)`: the
+        // previous epoch becomes the current one.
+        member.set_epoch(member.member_epoch);
         member.state = MemberState::UnrevokedPartitions;
         member.assigned = keep;
         member.pending_revocation = revoke;
