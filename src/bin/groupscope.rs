@@ -107,7 +107,7 @@ mod cli {
             /// Judges each broker trace with its file's expectations (exit 1 on a failure).
             #[arg(long)]
             check: bool,
-            /// With --check: writes each broker trace to DIR/<file name>.ndjson.
+            /// Writes each broker trace to DIR/<file name>.ndjson (with or without --check).
             #[arg(long, value_name = "DIR")]
             trace_dir: Option<String>,
             /// Protocol scenario files (JSON); one unless --check.

@@ -414,7 +414,9 @@ fn heartbeat(
     r.instance_id = h.instance_id.as_deref().map(s);
     r.rack_id = h.rack_id.as_deref().map(s);
     r.rebalance_timeout_ms = match h.rebalance_timeout_ms {
-        Some(ms) if ms >= 0 => i32::try_from(opts.scaled(ms as u64)).unwrap_or(i32::MAX),
+        // A timeout of 0 stays 0 (`scaled` keeps a scaled time at 1 ms at least).
+        Some(0) => 0,
+        Some(ms) if ms > 0 => i32::try_from(opts.scaled(ms as u64)).unwrap_or(i32::MAX),
         _ => -1,
     };
     r.subscribed_topic_names = h.subscribed_topic_names.as_ref().map(|names| {

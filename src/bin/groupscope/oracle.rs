@@ -169,17 +169,18 @@ pub fn replay_files(
                 return 2;
             }
         };
-        if !check {
-            let _ = std::io::stdout()
-                .lock()
-                .write_all(scenario::to_ndjson(&trace).as_bytes());
-            return 0;
-        }
+        // The trace file too when asked, with or without --check.
         if let Some(dir) = trace_dir {
             if let Err(e) = write_trace(dir, path, &trace) {
                 eprintln!("groupscope: {e}");
                 return 2;
             }
+        }
+        if !check {
+            let _ = std::io::stdout()
+                .lock()
+                .write_all(scenario::to_ndjson(&trace).as_bytes());
+            return 0;
         }
         if report(&name_of(path, &file), &judge(&file, &trace)) {
             passed += 1;
