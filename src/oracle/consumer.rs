@@ -14,7 +14,7 @@
 //! (ConsumerGroupHeartbeat names owned partitions by topic id), so the
 //! run learns each topic's id from Metadata; a trace shows names only.
 
-use super::setup;
+use super::setup::{self, out, s};
 use super::wire::{error_name, find_coordinator, Connection, Outgoing};
 use super::ReplayOptions;
 use crate::scenario::model::{ConsumerHeartbeatSpec, RequestStep, ScenarioFile, TopicSpec};
@@ -25,7 +25,6 @@ use kafka_protocol::messages::{
     ConsumerGroupHeartbeatRequest, DescribeConfigsRequest, GroupId, IncrementalAlterConfigsRequest,
     MetadataRequest, RequestKind, ResponseKind, TopicName,
 };
-use kafka_protocol::protocol::StrBytes;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -34,19 +33,6 @@ use uuid::Uuid;
 const TIMEOUT: Option<Duration> = Some(Duration::from_secs(30));
 /// ConsumerGroupDescribe's resource type for IncrementalAlterConfigs.
 const GROUP_RESOURCE: i8 = 32;
-
-fn s(v: &str) -> StrBytes {
-    StrBytes::from_string(v.to_string())
-}
-
-fn out(api: ApiKey, version: i16, body: RequestKind) -> Outgoing {
-    Outgoing {
-        api,
-        version,
-        client_id: "groupscope-replay".into(),
-        body,
-    }
-}
 
 /// The run's topics: scenario name ↔ broker name ↔ topic id.
 struct Topics {

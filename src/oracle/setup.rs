@@ -19,11 +19,12 @@ use std::time::Duration;
 
 const TIMEOUT: Option<Duration> = Some(Duration::from_secs(30));
 
-fn s(v: &str) -> StrBytes {
+pub(super) fn s(v: &str) -> StrBytes {
     StrBytes::from_string(v.to_string())
 }
 
-fn out(api: ApiKey, version: i16, body: RequestKind) -> Outgoing {
+/// A request of the replay's own (setup, describes), as `groupscope-replay`.
+pub(super) fn out(api: ApiKey, version: i16, body: RequestKind) -> Outgoing {
     Outgoing {
         api,
         version,

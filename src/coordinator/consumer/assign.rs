@@ -105,9 +105,7 @@ pub(super) fn java_hash_order<'a, 'b>(members: &'b [Spec<'a>]) -> Vec<&'b Spec<'
         spread as usize & (table - 1)
     };
     let mut order: Vec<&Spec> = members.iter().collect();
-    order.sort_by(|a, b| {
-        (bucket(a.member_id), a.member_id).cmp(&(bucket(b.member_id), b.member_id))
-    });
+    order.sort_by_cached_key(|m| (bucket(m.member_id), m.member_id.clone()));
     order
 }
 
