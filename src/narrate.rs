@@ -38,9 +38,20 @@ pub fn entry_sentence(entry: &LogEntry, clients: &[Client]) -> Sentence {
             .and_then(|c| clients.get(c.0))
             .map_or("?", |c| c.config().name.as_str())
     };
+    let speaks_848 = entry
+        .consumer
+        .and_then(|c| clients.get(c.0))
+        .filter(|c| c.speaks_consumer_protocol());
     match &entry.event {
         WorldEvent::Coordinator(e) => coordinator_sentence(e, entry.rule),
-        WorldEvent::Client(action) => client_action(name(), action).into(),
+        WorldEvent::ConsumerGroup(e) if crate::sim::KIP848 => consumer::event(e).into(),
+        WorldEvent::ConsumerGroup(_) => Sentence::default(),
+        WorldEvent::Client(action) => match speaks_848 {
+            Some(c) => consumer::client_action(name(), c.is_static(), action)
+                .unwrap_or_else(|| client_action(name(), action))
+                .into(),
+            None => client_action(name(), action).into(),
+        },
         other => world_event(other).into(),
     }
 }
@@ -348,6 +359,11 @@ fn membership_action(name: &str, action: &ClientAction) -> Option<String> {
             partition_list(partitions)
         )),
         ClientAction::Rejoin { cause, revoked } => Some(rejoin(name, cause, revoked.len())),
+        ClientAction::AwaitPoll {
+            cause: RejoinCause::NewAssignment,
+        } => Some(format!(
+            "{name} got a new assignment: it finishes its current batch and reconciles at its next poll()."
+        )),
         ClientAction::AwaitPoll { cause } => Some(format!(
             "{name} {}: it finishes its current batch and rejoins at its next poll().",
             noticed(cause)
@@ -379,6 +395,9 @@ fn membership_action(name: &str, action: &ClientAction) -> Option<String> {
         ClientAction::Failed { api, error } => Some({
             format!("{name} got {error} on {api}: fatal, the consumer stops.")
         }),
+        ClientAction::JoinedEpoch { .. }
+        | ClientAction::TargetReceived { .. }
+        | ClientAction::Reconciled { .. } => consumer::client_action(name, false, action),
         _ => None,
     }
 }
@@ -420,6 +439,7 @@ fn noticed(cause: &RejoinCause) -> String {
         RejoinCause::NewMetadata => "(the leader) sees new partitions in the metadata".into(),
         RejoinCause::PollExpired => "outlasted max.poll.interval.ms".into(),
         RejoinCause::MemberIdRequired | RejoinCause::CooperativeRevoke => "must rejoin".into(),
+        RejoinCause::NewAssignment => "got a new assignment".into(),
     }
 }
 
@@ -438,6 +458,7 @@ fn rejoin(name: &str, cause: &RejoinCause, revoked: usize) -> String {
         RejoinCause::PollExpired => format!(
             "{name} polls again after its long batch and rejoins with member id \"\" (its partitions were lost)."
         ),
+        RejoinCause::NewAssignment => format!("{name} reconciles its new assignment."),
         RejoinCause::Error { api, error } => match (api, error) {
             (Api::SyncGroup, UnknownMemberId) => format!(
                 "{name} got UNKNOWN_MEMBER_ID on SyncGroup: resets its member id and rejoins."
@@ -478,6 +499,8 @@ fn world_event(event: &WorldEvent) -> String {
         } => format!("Topic {topic} now has {partitions} partitions (was {was})."),
         WorldEvent::Coordinator(e) => coordinator_event(e, None),
         WorldEvent::Client(a) => client_action("?", a),
+        WorldEvent::ConsumerGroup(e) if crate::sim::KIP848 => consumer::event(e),
+        WorldEvent::ConsumerGroup(_) => String::new(),
     }
 }
 

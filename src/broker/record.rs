@@ -116,6 +116,7 @@ impl Recorder {
             actions: None,
             expect_summary: None,
             client: None,
+            group_protocol: None,
         }
     }
 

@@ -23,7 +23,7 @@ pub fn import_scenario(text: &str) -> Result<ScenarioFile, ScenarioError> {
         ));
     }
     let file = scenario::parse(text)?;
-    scenario::consumer_group::refuse_in_world(file.requests.as_deref().unwrap_or_default())?;
+    scenario::consumer_group::refuse_in_page(&file)?;
     limits::check_scale(&file)?;
     Ok(file)
 }

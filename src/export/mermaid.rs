@@ -216,6 +216,7 @@ fn noted(event: &WorldEvent) -> bool {
                 | Event::MemberFenced { .. }
                 | Event::MemberRemoved { .. }
         ),
+        WorldEvent::ConsumerGroup(_) => true,
         WorldEvent::AdminRemove { .. } | WorldEvent::PartitionsAdded { .. } => true,
         WorldEvent::AdminRemoveAnswered { .. } | WorldEvent::TopicCreated { .. } => false,
     }

@@ -257,10 +257,7 @@ fn check_scenario(scenario: &SharedScenario, field: &str) -> Result<(), ShareErr
         return Err(ShareError::TooManySteps { count });
     }
     scenario::validate(file)
-        .and_then(|()| {
-            let steps = file.requests.as_deref().unwrap_or_default();
-            scenario::consumer_group::refuse_in_world(steps)
-        })
+        .and_then(|()| scenario::consumer_group::refuse_in_page(file))
         .and_then(|()| limits::check_scale(file))
         .map_err(|e| {
             let path = if e.path.is_empty() {

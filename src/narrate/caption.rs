@@ -20,6 +20,9 @@ pub fn caption(world: &World, entries: &[LogEntry]) -> String {
     let Some(last) = entries.last() else {
         return quiet_step(world);
     };
+    if world.consumer_group().is_some() {
+        return super::consumer::caption(world, entries);
+    }
     let n = Narrator { world, entries };
     n.membership()
         .or_else(|| n.rebalance())
@@ -389,11 +392,18 @@ fn removal(cause: RemovalCause) -> String {
 
 /// A step that logged nothing: it delivered a message.
 fn quiet_step(world: &World) -> String {
-    let status = format!(
-        "nothing you see changes ({}, generation {}).",
-        world.state(),
-        world.generation().max(0)
-    );
+    let status = match world.consumer_group() {
+        Some(g) => format!(
+            "nothing you see changes ({}, group epoch {}).",
+            g.state_name(),
+            g.group().group_epoch()
+        ),
+        None => format!(
+            "nothing you see changes ({}, generation {}).",
+            world.state(),
+            world.generation().max(0)
+        ),
+    };
     let Some(m) = world
         .recent_messages()
         .back()

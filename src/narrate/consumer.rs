@@ -2,6 +2,114 @@
 //! (docs/spec/consumer-coordinator.md), rendered from their facts.
 
 use crate::coordinator::consumer::{BumpCause, Event, FenceCause};
+use crate::ids::TopicPartition;
+use crate::sim::{ClientAction, LogEntry, World, WorldEvent};
+
+/// The narration caption of a step in a consumer group: the most telling
+/// entry of the step in words (a member kept, back, removed; a new epoch or
+/// target; a refusal; a reconciliation), else its last one.
+pub fn caption(world: &World, entries: &[LogEntry]) -> String {
+    let rank = |e: &LogEntry| match &e.event {
+        WorldEvent::ConsumerGroup(Event::MemberReplaced { .. }) => 0,
+        WorldEvent::ConsumerGroup(Event::MemberAway { .. }) => 1,
+        WorldEvent::ConsumerGroup(Event::MemberRemoved { .. }) => 2,
+        WorldEvent::Client(ClientAction::Failed { .. } | ClientAction::Fenced { .. }) => 3,
+        WorldEvent::ConsumerGroup(Event::GroupEpochBumped { .. }) => 4,
+        WorldEvent::Client(ClientAction::Reconciled { .. }) => 5,
+        WorldEvent::Client(ClientAction::Restart { .. } | ClientAction::Crash) => 6,
+        WorldEvent::ConsumerGroup(Event::TargetComputed { .. }) => 7,
+        WorldEvent::ConsumerGroup(Event::MemberAdded { .. }) => 8,
+        _ => 9,
+    };
+    let best = entries
+        .iter()
+        .enumerate()
+        .min_by_key(|(i, e)| (rank(e), usize::MAX - i))
+        .map(|(_, e)| e);
+    best.map_or_else(String::new, |e| super::entry(e, world.clients()))
+}
+
+fn list(partitions: &[TopicPartition]) -> String {
+    match partitions.is_empty() {
+        true => "nothing".to_string(),
+        false => partitions
+            .iter()
+            .map(|p| p.to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
+/// What a consumer of the consumer protocol did, where its words differ
+/// from a classic consumer's (`None`: the classic sentence serves).
+pub fn client_action(name: &str, is_static: bool, action: &ClientAction) -> Option<String> {
+    Some(match action {
+        ClientAction::Start => {
+            format!("{name} starts and joins with a ConsumerGroupHeartbeat at epoch 0, a member id of its own and its subscription.")
+        }
+        ClientAction::Close {
+            leave_group: true, ..
+        } if is_static => format!(
+            "{name} closes and heartbeats with epoch -2: a static member leaves for now, keeping its place and partitions until the group's session timeout runs out."
+        ),
+        ClientAction::Close {
+            leave_group: true, ..
+        } => format!("{name} closes and heartbeats with epoch -1: it leaves the group and its partitions go to the others."),
+        ClientAction::Close { .. } => format!("{name} closes before it joined: nothing to leave."),
+        ClientAction::Crash if is_static => format!(
+            "{name} crashes: no epoch -2 heartbeat, so its member stays active; a process with its group.instance.id is refused (UNRELEASED_INSTANCE_ID) until the group's session timeout removes it."
+        ),
+        ClientAction::Crash => format!(
+            "{name} crashes: no epoch -1 heartbeat; its member and partitions stay until the group's session timeout removes it."
+        ),
+        ClientAction::Restart { down_ms } => format!(
+            "{name} is down for {down_ms} ms and starts again as a new consumer, with a new member id of its own."
+        ),
+        ClientAction::JoinedEpoch { member_epoch } => {
+            format!("{name} is a member now, at epoch {member_epoch}.")
+        }
+        ClientAction::TargetReceived {
+            member_epoch,
+            partitions,
+        } => format!(
+            "{name}'s heartbeat answer brings epoch {member_epoch} and the partitions it may own: {}.",
+            list(partitions)
+        ),
+        ClientAction::Reconciled {
+            member_epoch,
+            revoked,
+            added,
+        } => {
+            let what = match (revoked.is_empty(), added.is_empty()) {
+                (true, true) => "keeps what it has".to_string(),
+                (false, true) => format!("revokes {}", list(revoked)),
+                (true, false) => format!("takes {} (after fetching their committed offsets)", list(added)),
+                (false, false) => format!(
+                    "revokes {} and takes {} (after fetching their committed offsets)",
+                    list(revoked),
+                    list(added)
+                ),
+            };
+            format!(
+                "{name} reconciles at its poll (epoch {member_epoch}): it {what} and acknowledges with a heartbeat; nobody else stops."
+            )
+        }
+        ClientAction::Failed { api, error } if error.name() == "UNRELEASED_INSTANCE_ID" => format!(
+            "{name} got UNRELEASED_INSTANCE_ID on {api}: its group.instance.id still belongs to a member that never left (no epoch -2 heartbeat) — fatal under KIP-848, the new process stops; classic would have fenced the old one instead."
+        ),
+        ClientAction::PollTimeout { .. } => format!(
+            "{name}'s batch outlasted max.poll.interval.ms: it leaves the group (epoch {}) and its partitions are lost; it joins again at its next poll().",
+            if is_static { -2 } else { -1 }
+        ),
+        ClientAction::Rejoin { cause: crate::sim::RejoinCause::PollExpired, .. } => {
+            format!("{name} polls again after its long batch and joins with epoch 0 under its member id.")
+        }
+        ClientAction::Rejoin { cause: crate::sim::RejoinCause::Error { error, .. }, .. } => format!(
+            "{name} got {error}: its partitions are lost; it joins again with epoch 0 under its member id."
+        ),
+        _ => return None,
+    })
+}
 
 /// One sentence for an event of a consumer group.
 pub fn event(event: &Event) -> String {

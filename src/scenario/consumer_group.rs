@@ -60,6 +60,13 @@ pub fn refuse_in_world(steps: &[RequestStep]) -> Result<(), ScenarioError> {
     }
 }
 
+/// A scenario the page and the Markdown, Mermaid and SVG exports cannot
+/// show: a consumer group's protocol steps (simulated consumers of the
+/// consumer protocol play, as classic ones do).
+pub fn refuse_in_page(file: &ScenarioFile) -> Result<(), ScenarioError> {
+    refuse_in_world(file.requests.as_deref().unwrap_or_default())
+}
+
 /// The consumer-group keys of `config`: bounds as Kafka checks them at
 /// start-up (`GroupCoordinatorConfig`), assignors by name.
 pub fn validate_config(c: &ConfigSpec) -> Result<(), ScenarioError> {

@@ -6,6 +6,7 @@
 
 use crate::assignor::{AssignorKind, MemberOrdering};
 use crate::defaults;
+use crate::sim::GroupProtocol;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -38,6 +39,10 @@ pub struct ScenarioFile {
     /// Settings of the simulated clients that are not per consumer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub client: Option<ClientSpec>,
+    /// The consumers' `group.protocol` unless an entry says otherwise
+    /// (default `classic`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group_protocol: Option<GroupProtocol>,
 }
 
 /// Broker and default client configuration; every field is optional with
@@ -343,6 +348,9 @@ pub struct LeaveMemberSpec {
 #[serde(deny_unknown_fields)]
 pub struct ConsumerSpec {
     pub name: String,
+    /// This consumer's `group.protocol` (default: the file's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group_protocol: Option<GroupProtocol>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group_instance_id: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -3,8 +3,39 @@
 
 use super::{parse, ScenarioFile};
 
+/// A preset whose consumers speak the consumer protocol: its text, in a
+/// build with consumer groups; none in the page's first bundle, which lists
+/// it and opens it in the bundle that plays it (`ui::view::app::bundle`).
+#[cfg(feature = "kip848")]
+macro_rules! kip848 {
+    ($path:literal) => {
+        include_str!($path)
+    };
+}
+#[cfg(not(feature = "kip848"))]
+macro_rules! kip848 {
+    ($path:literal) => {
+        ""
+    };
+}
+
+/// The presets of the consumer protocol (KIP-848), listed in [`PRESETS`].
+pub const KIP848_PRESETS: [&str; 6] = [
+    "consumer-rolling-restart-static",
+    "consumer-rolling-restart-dynamic",
+    "consumer-crash-restart",
+    "consumer-clean-restart",
+    "rollout-overlap",
+    "restart-90s",
+];
+
+/// Whether preset `id` is one of the consumer protocol's.
+pub fn is_kip848(id: &str) -> bool {
+    KIP848_PRESETS.contains(&id)
+}
+
 /// `(id, JSON text)` of every preset, in the order the UI lists them.
-pub const PRESETS: [(&str, &str); 13] = [
+pub const PRESETS: [(&str, &str); 19] = [
     (
         "stateful-restart",
         include_str!("../../static/scenarios/stateful-restart.json"),
@@ -56,6 +87,30 @@ pub const PRESETS: [(&str, &str); 13] = [
     (
         "mixed-group",
         include_str!("../../static/scenarios/mixed-group.json"),
+    ),
+    (
+        "consumer-rolling-restart-static",
+        kip848!("../../static/scenarios/consumer-rolling-restart-static.json"),
+    ),
+    (
+        "consumer-rolling-restart-dynamic",
+        kip848!("../../static/scenarios/consumer-rolling-restart-dynamic.json"),
+    ),
+    (
+        "consumer-crash-restart",
+        kip848!("../../static/scenarios/consumer-crash-restart.json"),
+    ),
+    (
+        "consumer-clean-restart",
+        kip848!("../../static/scenarios/consumer-clean-restart.json"),
+    ),
+    (
+        "rollout-overlap",
+        kip848!("../../static/scenarios/rollout-overlap.json"),
+    ),
+    (
+        "restart-90s",
+        kip848!("../../static/scenarios/restart-90s.json"),
     ),
 ];
 

@@ -124,6 +124,7 @@ pub fn world_of(file: &ScenarioFile, seed: u64) -> Result<(World, Cast), Scenari
     let steps = file.requests.as_deref().unwrap_or(&[]);
     super::consumer_group::refuse_in_world(steps)?;
     let settings = SimSettings {
+        consumer_group: None,
         coordinator: coordinator_config(file),
         seed,
         latency_ms: 0,

@@ -9,7 +9,7 @@ use crate::coordinator::classic::GroupInstanceId;
 use crate::defaults;
 use crate::sim::client::{Client, ClientConfig, Processing};
 use crate::sim::network::{Loss, Spikes};
-use crate::sim::{Action, SimSettings, World, DEFAULT_END_MS};
+use crate::sim::{Action, GroupProtocol, SimSettings, World, DEFAULT_END_MS};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 
@@ -26,6 +26,7 @@ pub fn validate(file: &ScenarioFile) -> Result<(), ScenarioError> {
     }
     let consumers = file.consumers.as_deref().unwrap_or(&[]);
     let names = consumer_names(file)?;
+    validate_protocol(file)?;
     for (i, c) in consumers.iter().enumerate() {
         validate_consumer(c, &format!("consumers[{i}]"), file)?;
     }
@@ -41,6 +42,57 @@ pub fn validate(file: &ScenarioFile) -> Result<(), ScenarioError> {
         }
         last = a.at_ms;
         action_of(a, &at, &names, file)?;
+    }
+    Ok(())
+}
+
+/// Consumer `c`'s `group.protocol`: its own, else the file's, else classic.
+pub fn protocol_of(c: &ConsumerSpec, file: &ScenarioFile) -> GroupProtocol {
+    c.group_protocol
+        .or(file.group_protocol)
+        .unwrap_or(GroupProtocol::Classic)
+}
+
+/// One protocol per group (scenario-format.md, "Consumer groups"): a
+/// classic member in a consumer group (Kafka's online migration) is not
+/// modelled; Kafka Streams threads and the classic-only actions are refused
+/// under the consumer protocol, each at its path.
+fn validate_protocol(file: &ScenarioFile) -> Result<(), ScenarioError> {
+    let consumers = file.consumers.as_deref().unwrap_or(&[]);
+    let Some(first) = consumers.first() else {
+        return Ok(());
+    };
+    let protocol = protocol_of(first, file);
+    for (i, c) in consumers.iter().enumerate() {
+        let at = format!("consumers[{i}]");
+        if protocol_of(c, file) != protocol {
+            return Err(ScenarioError::new(
+                format!("{at}.group_protocol"),
+                format!("{} speaks {} but {} speaks {}: one group speaks one protocol (a classic member in a consumer group, Kafka's online migration, is not modelled)", c.name, protocol_of(c, file).name(), first.name, protocol.name()),
+            ));
+        }
+        if protocol == GroupProtocol::Consumer && c.threads.is_some() {
+            return Err(ScenarioError::new(
+                format!("{at}.threads"),
+                "Kafka Streams threads do not speak the consumer protocol (Streams has its own, KIP-1071, not modelled): use group_protocol \"classic\" or plain consumers",
+            ));
+        }
+    }
+    if protocol == GroupProtocol::Consumer {
+        super::consumer_group::validate_config(&file.config)?;
+        for (i, a) in file.actions.as_deref().unwrap_or(&[]).iter().enumerate() {
+            let refused = match () {
+                _ if a.admin_remove.is_some() => Some("admin_remove"),
+                _ if a.force_rebalance.is_some() => Some("force_rebalance"),
+                _ => None,
+            };
+            if let Some(kind) = refused {
+                return Err(ScenarioError::new(
+                    format!("actions[{i}].{kind}"),
+                    format!("{kind} is a classic-group action; this scenario's consumers speak the consumer protocol"),
+                ));
+            }
+        }
     }
     Ok(())
 }
@@ -309,6 +361,7 @@ impl ClientConfig {
             restore: duration(c.restore_spec()),
             standby_replicas: c.standby_replicas.unwrap_or(0),
             ephemeral_state: c.ephemeral_state.unwrap_or(false),
+            group_protocol: protocol_of(c, file),
         }
     }
 
@@ -420,8 +473,16 @@ pub fn world_of(file: &ScenarioFile, seed: u64) -> Result<World, ScenarioError> 
         .iter()
         .find(|a| a.end.is_some())
         .map_or(DEFAULT_END_MS, |a| a.at_ms);
+    let consumer_group = file
+        .consumers
+        .as_deref()
+        .unwrap_or(&[])
+        .iter()
+        .any(|c| protocol_of(c, file) == GroupProtocol::Consumer)
+        .then(|| super::consumer_group::group_config(&file.config));
     let settings = SimSettings {
         coordinator: coordinator_config(file),
+        consumer_group,
         seed,
         latency_ms: file.network.as_ref().map_or(0, |n| n.latency_ms),
         jitter_ms: file.network.as_ref().map_or(0, |n| n.jitter_ms),

@@ -69,6 +69,7 @@ pub fn simulation(seed: u64) -> ScenarioFile {
         config: config(&mut r),
         topics,
         requests: None,
+        group_protocol: None,
         consumers: Some(consumers),
         network: r.maybe(|r| NetworkSpec {
             latency_ms: r.range(0, 50),
@@ -116,6 +117,7 @@ fn consumer(r: &mut Rng, i: u64, topics: &[TopicSpec]) -> ConsumerSpec {
     let name = format!("C{i}");
     let is_static = r.chance(2);
     ConsumerSpec {
+        group_protocol: None,
         group_instance_id: is_static.then(|| format!("i{i}")),
         session_timeout_ms: r.maybe(|r| r.range(6000, 60000)),
         heartbeat_interval_ms: r.maybe(|r| r.range(500, 5000)),

@@ -294,6 +294,28 @@ pub fn world_lines(world: &World, action_ids: &[Option<String>]) -> Vec<Value> {
                 group_line(*at_ms, &super::step_key(&id, *action), group)
             }
             TraceRecord::Event(i) => log_line(&world.log()[*i], world),
+            TraceRecord::ConsumerResponse {
+                at_ms,
+                request,
+                response,
+                rule,
+            } => {
+                let who = match request.requester {
+                    Requester::Consumer(c) => name(c),
+                    Requester::Admin => "admin",
+                };
+                let key = format!("{who}/{}#{}", request.api.short(), request.n);
+                super::consumer_group::response_line(*at_ms, &key, response, rule.id())
+            }
+            TraceRecord::ConsumerGroup {
+                at_ms,
+                action,
+                group,
+            } => {
+                let id = action_ids.get(*action).cloned().flatten();
+                let group = crate::sim::held(group);
+                super::consumer_group::group_line(*at_ms, &super::step_key(&id, *action), group)
+            }
         })
         .collect()
 }
@@ -304,6 +326,9 @@ fn log_line(entry: &LogEntry, world: &World) -> Value {
         WorldEvent::Coordinator(e) => {
             let rule = entry.rule.unwrap_or(Rule::JoinComplete);
             return event_line(entry.at_ms, e, rule);
+        }
+        WorldEvent::ConsumerGroup(e) => {
+            return super::consumer_group::event_line(entry.at_ms, e, e.rule());
         }
         WorldEvent::Client(action) => (Some(action), entry.rule),
         _ => (None, entry.rule),

@@ -21,6 +21,9 @@ pub enum RejoinCause {
     NewMetadata,
     /// A batch outlasted `max.poll.interval.ms`.
     PollExpired,
+    /// Consumer protocol: the coordinator sent a new assignment, which
+    /// the consumer reconciles at its next poll (no rejoin).
+    NewAssignment,
 }
 
 /// What a consumer did or had done to it.
@@ -91,6 +94,20 @@ pub enum ClientAction {
         partitions: Vec<TopicPartition>,
         took_ms: u64,
     },
+    /// Consumer protocol: its first heartbeat was answered with this epoch.
+    JoinedEpoch { member_epoch: i32 },
+    /// Consumer protocol: a heartbeat answer carried a new assignment.
+    TargetReceived {
+        member_epoch: i32,
+        partitions: Vec<TopicPartition>,
+    },
+    /// Consumer protocol: at a poll it revoked what left it and took what
+    /// is new, and acknowledged with a heartbeat.
+    Reconciled {
+        member_epoch: i32,
+        revoked: Vec<TopicPartition>,
+        added: Vec<TopicPartition>,
+    },
 }
 
 impl ClientAction {
@@ -118,6 +135,9 @@ impl ClientAction {
             ClientAction::Failed { .. } => "failed",
             ClientAction::Restoring { .. } => "restoring",
             ClientAction::Restored { .. } => "restored",
+            ClientAction::JoinedEpoch { .. } => "joined_epoch",
+            ClientAction::TargetReceived { .. } => "target_received",
+            ClientAction::Reconciled { .. } => "reconciled",
         }
     }
 }
@@ -126,6 +146,8 @@ impl ClientAction {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WorldEvent {
     Coordinator(Event),
+    /// An event of the consumer-group coordinator (KIP-848).
+    ConsumerGroup(crate::coordinator::consumer::Event),
     /// The consumer is [`LogEntry::consumer`].
     Client(ClientAction),
     /// The admin client's `removeMembersFromConsumerGroup` for these consumers.
@@ -152,6 +174,7 @@ impl WorldEvent {
     pub fn name(&self) -> &'static str {
         match self {
             WorldEvent::Coordinator(e) => e.name(),
+            WorldEvent::ConsumerGroup(e) => e.name(),
             WorldEvent::Client(_) => "client",
             WorldEvent::AdminRemove { .. } => "admin_remove",
             WorldEvent::AdminRemoveAnswered { .. } => "admin_remove_answered",
@@ -163,7 +186,7 @@ impl WorldEvent {
     /// Who speaks.
     pub fn source(&self) -> Source {
         match self {
-            WorldEvent::Coordinator(_) => Source::Coordinator,
+            WorldEvent::Coordinator(_) | WorldEvent::ConsumerGroup(_) => Source::Coordinator,
             WorldEvent::Client(_) => Source::Client,
             WorldEvent::AdminRemove { .. } | WorldEvent::AdminRemoveAnswered { .. } => {
                 Source::Admin

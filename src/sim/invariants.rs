@@ -34,6 +34,16 @@ pub enum ViolationKind {
     /// A consumer restores a partition it consumes already, or restores
     /// while it is not running.
     RestoringHeld(String, TopicPartition),
+    /// Consumer protocol: two consumers consume one partition at once.
+    ConsumedTwice(TopicPartition, String, String),
+    /// Consumer protocol: the group or assignment epoch went back, or the
+    /// assignment epoch passed the group epoch.
+    EpochWentBackwards {
+        was: (i32, i32),
+        now: (i32, i32),
+    },
+    /// Consumer protocol: a member holds a partition outside its target.
+    AssignedBeyondTarget(MemberId, TopicPartition),
 }
 
 /// An invariant breach and when it was found.
@@ -71,6 +81,16 @@ impl fmt::Display for Violation {
             }
             ViolationKind::RestoringHeld(c, p) => {
                 write!(f, "{c} restores {p} while consuming it or while stopped")
+            }
+            ViolationKind::ConsumedTwice(p, a, b) => {
+                write!(f, "{a} and {b} consume {p} at the same time")
+            }
+            ViolationKind::EpochWentBackwards { was, now } => write!(
+                f,
+                "the group and assignment epochs went from {was:?} to {now:?}"
+            ),
+            ViolationKind::AssignedBeyondTarget(m, p) => {
+                write!(f, "member {m} holds {p}, which is not in its target")
             }
         }
     }

@@ -478,6 +478,44 @@ impl Metrics {
                 row[i] = Some(consumer);
             }
         }
+        self.store_grid(generation_id, owners);
+    }
+
+    /// A consumer group's new target assignment (KIP-848), as each
+    /// partition's consumer (an index into `names`): the assignment the
+    /// figures charge to, and a rebalance when any partition's consumer
+    /// differs from the last target's (scenario-format.md, "Consumer
+    /// groups": the epoch bumps after which the target changed).
+    pub fn store_owners(
+        &mut self,
+        now_ms: u64,
+        assignment_epoch: i32,
+        owners: BTreeMap<String, Vec<Option<usize>>>,
+        names: Vec<String>,
+    ) {
+        let trimmed = |grid: &BTreeMap<String, Vec<Option<usize>>>| {
+            let mut out = BTreeMap::new();
+            for (topic, row) in grid {
+                let n = row.iter().rposition(Option::is_some).map_or(0, |i| i + 1);
+                if n > 0 {
+                    out.insert(topic.clone(), row[..n].to_vec());
+                }
+            }
+            out
+        };
+        if trimmed(&owners) == trimmed(&self.owner_grid) {
+            return;
+        }
+        self.rebalances += 1;
+        if !self.started_up {
+            self.startup_rebalances += 1;
+        }
+        self.settle(now_ms);
+        self.owner_names = names;
+        self.store_grid(assignment_epoch, owners);
+    }
+
+    fn store_grid(&mut self, generation_id: i32, owners: BTreeMap<String, Vec<Option<usize>>>) {
         self.count_moves(&owners);
         for (topic, slots) in &mut self.slots {
             let row = owners.get(topic.as_str()).map_or(&[][..], Vec::as_slice);

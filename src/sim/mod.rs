@@ -8,6 +8,7 @@
 //! step-back (replay) and sharing rely on.
 
 pub mod client;
+pub mod consumer_invariants;
 pub mod event;
 pub mod invariants;
 mod member_index;
@@ -17,7 +18,7 @@ pub mod snapshot;
 pub mod trace;
 pub mod world;
 
-pub use client::{Client, ClientConfig, ClientState};
+pub use client::{Client, ClientConfig, ClientState, GroupProtocol};
 pub use event::{ClientAction, LogEntry, RejoinCause, Source, WorldEvent};
 pub use invariants::{Violation, ViolationKind};
 pub use metrics::Metrics;
@@ -42,6 +43,9 @@ pub const DEFAULT_END_MS: u64 = 24 * 60 * 60 * 1000;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SimSettings {
     pub coordinator: CoordinatorConfig,
+    /// The consumer group's settings when the consumers speak KIP-848's
+    /// consumer protocol (`None`: a classic group).
+    pub consumer_group: Option<crate::coordinator::consumer::Config>,
     pub seed: u64,
     /// One-way network latency between any client and the coordinator.
     pub latency_ms: u64,
@@ -105,4 +109,32 @@ pub struct ScriptedRequest {
     pub bind: Option<String>,
     /// The step's key (`j1`, `#3`).
     pub key: String,
+}
+
+/// Whether this build runs consumer groups (KIP-848; the crate's `kip848`
+/// feature). Without it (the page's first bundle) every consumer-group path
+/// of the world and the clients is dead code, and the compiler leaves the
+/// consumer-group coordinator out.
+pub const KIP848: bool = cfg!(feature = "kip848");
+
+/// The consumer group's coordinator as a world holds it. In a build
+/// without consumer groups no value of it exists, so the world's copies,
+/// comparisons and drops of it cost nothing in the page's first bundle.
+#[cfg(feature = "kip848")]
+pub type HeldGroup = crate::coordinator::consumer::ConsumerCoordinator;
+/// The consumer group's coordinator as a world holds it: none in a build
+/// without consumer groups.
+#[cfg(not(feature = "kip848"))]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HeldGroup {}
+
+/// The coordinator a held group is.
+#[cfg(feature = "kip848")]
+pub fn held(g: &HeldGroup) -> &crate::coordinator::consumer::ConsumerCoordinator {
+    g
+}
+/// The coordinator a held group is (none exists in this build).
+#[cfg(not(feature = "kip848"))]
+pub fn held(g: &HeldGroup) -> &crate::coordinator::consumer::ConsumerCoordinator {
+    match *g {}
 }

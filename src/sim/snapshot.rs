@@ -17,6 +17,8 @@ pub struct InstanceRow {
     pub consumer: Option<String>,
     /// Earlier member ids of this instance, oldest first.
     pub history: Vec<EarlierMemberId>,
+    /// Consumer groups: the member left with epoch -2 and its place is kept.
+    pub away: bool,
 }
 
 /// A member id an instance had before its current one: replaced (a new
@@ -46,6 +48,10 @@ pub struct ConsumerView {
     pub heartbeat_interval_ms: u64,
     pub streams_instance: Option<String>,
     pub in_group: bool,
+    /// Its member in a consumer group (KIP-848), if it has one.
+    pub member_epoch: Option<MemberEpochView>,
+    /// It speaks KIP-848's consumer protocol.
+    pub speaks_consumer_protocol: bool,
 }
 
 /// One cell of the assignment grid.
@@ -97,4 +103,32 @@ pub struct Snapshot {
     pub violations: Vec<super::invariants::Violation>,
     pub join_deadline_ms: Option<u64>,
     pub log_len: usize,
+    /// The consumer group's read-outs when the consumers speak KIP-848.
+    pub consumer_group: Option<ConsumerGroupView>,
+}
+
+/// A consumer group's own read-outs (KIP-848).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConsumerGroupView {
+    /// `Empty`, `Assigning`, `Reconciling`, `Stable`, or `Dead` before a
+    /// join created the group.
+    pub state: &'static str,
+    pub group_epoch: i32,
+    pub assignment_epoch: i32,
+}
+
+/// A consumer's member in a consumer group, as its card shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemberEpochView {
+    pub member_epoch: i32,
+    /// Kafka's `MemberState`: `STABLE`, `UNREVOKED_PARTITIONS`,
+    /// `UNRELEASED_PARTITIONS`, `UNKNOWN`.
+    pub reconciliation: &'static str,
+    /// A static member that left with epoch -2: its place and partitions
+    /// are kept for it.
+    pub away: bool,
+    /// What it must give up before its next epoch.
+    pub pending_revocation: Vec<TopicPartition>,
+    /// What its target gives it that others still hold.
+    pub awaiting: Vec<TopicPartition>,
 }

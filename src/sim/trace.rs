@@ -86,4 +86,17 @@ pub enum TraceRecord {
     },
     /// The event log's entry at this index.
     Event(usize),
+    /// A consumer group's answer to a ConsumerGroupHeartbeat.
+    ConsumerResponse {
+        at_ms: u64,
+        request: RequestKey,
+        response: crate::coordinator::consumer::HeartbeatResponse,
+        rule: crate::coordinator::consumer::Rule,
+    },
+    /// The consumer group after action `action`.
+    ConsumerGroup {
+        at_ms: u64,
+        action: usize,
+        group: Box<super::HeldGroup>,
+    },
 }

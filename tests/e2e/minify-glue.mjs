@@ -31,7 +31,7 @@ if (process.env.TRUNK_PROFILE === "debug") {
   if (!out.code) throw new Error(`terser returned nothing for ${file}`);
   await writeFile(file, out.code);
   const integrity = `sha384-${createHash("sha384").update(out.code, "utf8").digest("base64")}`;
-  const link = new RegExp(`<link\\b[^>]*\\bhref="?/?${glue[0].replace(/[.]/g, "\\.")}"?[^>]*>`);
+  const link = new RegExp(`<link\\b[^>]*\\bhref="?(?:\\./|/)?${glue[0].replace(/[.]/g, "\\.")}"?[^>]*>`);
   const tag = link.exec(html);
   if (!tag) throw new Error(`${index} has no link to ${glue[0]}`);
   if (!/\bintegrity="?sha384-[^"\s>]+"?/.test(tag[0])) throw new Error(`the link to ${glue[0]} has no sha384 integrity`);

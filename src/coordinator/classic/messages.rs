@@ -113,6 +113,10 @@ pub enum Api {
     TxnOffsetCommit,
     OffsetFetch,
     DescribeGroups,
+    /// KIP-848's heartbeat, answered by the consumer-group coordinator
+    /// (`coordinator::consumer`): named here so that a simulated request
+    /// of either protocol is keyed the same way.
+    ConsumerGroupHeartbeat,
 }
 
 impl Api {
@@ -127,6 +131,7 @@ impl Api {
             Api::TxnOffsetCommit => "TxnOffsetCommit",
             Api::OffsetFetch => "OffsetFetch",
             Api::DescribeGroups => "DescribeGroups",
+            Api::ConsumerGroupHeartbeat => "ConsumerGroupHeartbeat",
         }
     }
 
@@ -140,6 +145,7 @@ impl Api {
             Api::OffsetCommit | Api::TxnOffsetCommit => "commit",
             Api::OffsetFetch => "fetch",
             Api::DescribeGroups => "describe",
+            Api::ConsumerGroupHeartbeat => "consumer_heartbeat",
         }
     }
 }

@@ -27,7 +27,7 @@ pub enum Output {
 }
 
 /// One consumer group's coordinator.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConsumerCoordinator {
     group: ConsumerGroup,
     outputs: VecDeque<Output>,

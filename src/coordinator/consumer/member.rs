@@ -102,6 +102,12 @@ impl ConsumerMember {
     }
 }
 
+/// A member id as a KIP-848 client makes one (KIP-1082: a random `Uuid`,
+/// printed in Kafka's 22-character URL-safe base64) from 16 bytes.
+pub fn client_member_id(bytes: [u8; 16]) -> MemberId {
+    MemberId::from(base64_url(&bytes))
+}
+
 /// URL-safe base64 without padding, as Kafka prints a `Uuid`.
 pub(super) fn base64_url(bytes: &[u8]) -> String {
     const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";

@@ -35,7 +35,7 @@ mod validate;
 pub use assign::ServerAssignor;
 pub use coordinator::{ConsumerCoordinator, Output, RequestId};
 pub use event::{BumpCause, Event, FenceCause, Rule};
-pub use member::{ConsumerMember, MemberState};
+pub use member::{client_member_id, ConsumerMember, MemberState};
 
 use crate::coordinator::ErrorCode;
 use crate::ids::{GroupInstanceId, MemberId, TopicPartition};
@@ -138,7 +138,7 @@ impl GroupState {
 }
 
 /// One consumer group as its coordinator keeps it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConsumerGroup {
     config: Config,
     topics: BTreeMap<String, u32>,

@@ -7,8 +7,10 @@
 //! Java consumer, the client acts on a rebalance only inside `poll()`, after
 //! the batch it is processing.
 
+mod kip848;
 mod poll;
 
+pub use kip848::{GroupProtocol, Membership};
 pub use poll::{PendingRejoin, PollLoop, Processing};
 
 use super::event::{ClientAction, RejoinCause};
@@ -106,6 +108,9 @@ pub struct ClientConfig {
     /// The state lives on a disk a restart wipes: each start begins with
     /// no warm state and no standby copies.
     pub ephemeral_state: bool,
+    /// `group.protocol`: classic, or KIP-848's consumer protocol (which
+    /// ignores `session_timeout_ms` and `heartbeat_interval_ms`).
+    pub group_protocol: GroupProtocol,
 }
 
 /// Timers a client arms.
@@ -133,6 +138,8 @@ pub enum Effect {
     /// Send a request. Boxed as the world queues it: the effect stays
     /// small, and the request is written once, where it travels.
     Send(Box<Request>),
+    /// Send a ConsumerGroupHeartbeat (the consumer protocol).
+    Heartbeat(Box<crate::coordinator::consumer::HeartbeatRequest>),
     /// Arm (or re-arm) a timer `after_ms` from now.
     Timer(ClientTimer, u64),
     /// Something for the event log.
@@ -183,6 +190,8 @@ pub struct Client {
     /// The state on the consumer's disk (a Kafka Streams application's
     /// stores): kept across restarts.
     pub(in crate::sim) local: LocalState,
+    /// Its membership under the consumer protocol (unused under classic).
+    pub(in crate::sim) membership: Membership,
 }
 
 /// The state a consumer keeps on its disk, by partition.
@@ -223,6 +232,7 @@ impl Client {
             batches: 0,
             scripted: false,
             local: LocalState::default(),
+            membership: Membership::default(),
         }
     }
 
@@ -314,6 +324,9 @@ impl Client {
         if self.config.ephemeral_state {
             self.local = LocalState::default();
         }
+        if self.speaks_consumer_protocol() {
+            return self.start_consumer_protocol(out);
+        }
         self.state = ClientState::Joining;
         out.push(Effect::Event(ClientAction::Start));
         out.push(Effect::send(self.join_request()));
@@ -322,6 +335,9 @@ impl Client {
     /// A graceful close: dynamic members (or `leave_group_on_close`) send
     /// LeaveGroup; static members by default do not (spec §4 r11).
     pub fn close(&mut self, out: &mut Vec<Effect>) {
+        if self.speaks_consumer_protocol() {
+            return self.close_consumer_protocol(out);
+        }
         let was_member = !self.member_id.is_empty() && self.state.is_running();
         // A Kafka Streams thread commits its tasks as it shuts down
         // (StreamThread.completeShutdown), and the commit re-arms its
@@ -354,6 +370,7 @@ impl Client {
     /// The process dies without a word.
     pub fn crash(&mut self, out: &mut Vec<Effect>) {
         let was_running = self.state.is_running();
+        self.membership = Membership::default();
         self.stop();
         if was_running {
             out.push(Effect::Event(ClientAction::Crash));
@@ -633,7 +650,13 @@ impl Client {
             ClientTimer::RequestTimeout(api) if self.state.is_running() => {
                 self.on_request_timeout(api, out)
             }
+            ClientTimer::PollTimeout if self.poll.in_batch && self.speaks_consumer_protocol() => {
+                self.on_poll_timeout_848(out)
+            }
             ClientTimer::PollTimeout if self.poll.in_batch => self.on_poll_timeout(out),
+            ClientTimer::Heartbeat if self.speaks_consumer_protocol() => {
+                self.on_heartbeat_timer_848(out)
+            }
             ClientTimer::Heartbeat if self.heartbeats() => {
                 out.push(Effect::send(Request::Heartbeat(HeartbeatRequest {
                     member_id: self.member_id.clone(),

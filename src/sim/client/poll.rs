@@ -128,10 +128,18 @@ impl Client {
     }
 
     /// Inside `poll()`: a pending rejoin first, else the next batch.
-    fn poll(&mut self, out: &mut Vec<Effect>) {
+    pub(super) fn poll(&mut self, out: &mut Vec<Effect>) {
         match self.poll.pending_rejoin.take() {
+            Some(p) if self.speaks_consumer_protocol() => self.rejoin_consumer_protocol(p, out),
             Some(p) => self.prepare_join(p, out),
-            None => self.next_batch(out),
+            None => {
+                if self.speaks_consumer_protocol() {
+                    if let Some(target) = self.membership.pending.take() {
+                        self.reconcile_848(target, out);
+                    }
+                }
+                self.next_batch(out)
+            }
         }
     }
 

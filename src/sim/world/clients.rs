@@ -9,6 +9,7 @@ use crate::sim::event::{ClientAction, WorldEvent};
 use crate::sim::invariants::Violation;
 use crate::sim::network::uniform;
 use crate::sim::ConsumerId;
+use crate::sim::KIP848;
 use rand_core::RngCore;
 use std::collections::BTreeSet;
 
@@ -86,6 +87,10 @@ impl World {
         if told.as_slice() == now {
             return;
         }
+        let gained: Vec<TopicPartition> = match KIP848 && self.group848.is_some() {
+            true => now.iter().filter(|p| !told.contains(p)).cloned().collect(),
+            false => Vec::new(),
+        };
         // Each partition's figures are its own, so the order of the calls
         // does not matter; what matters is that each distinct partition is
         // released or held once.
@@ -107,6 +112,7 @@ impl World {
         // every rebalance, and its partition count rarely does.
         told.clear();
         told.extend_from_slice(now);
+        self.stale_elsewhere(index, &gained);
     }
 
     pub(super) fn apply_effects(&mut self, index: ConsumerId, mut effects: Vec<Effect>) {
@@ -119,6 +125,7 @@ impl World {
                     let incarnation = self.clients[index].incarnation;
                     self.send(Sender::Client { index, incarnation }, request);
                 }
+                Effect::Heartbeat(request) => self.send_heartbeat(index, request),
                 Effect::Timer(timer, after_ms) => {
                     self.schedule_client_timer(index, timer, after_ms)
                 }

@@ -40,6 +40,8 @@ fn for_each_missing<'a>(
 }
 
 mod clients;
+mod consumer_group;
+mod consumer_view;
 mod messages;
 pub(crate) mod queue;
 mod run;
@@ -111,6 +113,18 @@ pub enum SimEvent {
         sent_at_ms: u64,
         response: Box<Response>,
     },
+    /// A ConsumerGroupHeartbeat on its way to the consumer group's coordinator.
+    ToGroup {
+        request_id: RequestId,
+        request: Box<crate::coordinator::consumer::HeartbeatRequest>,
+    },
+    /// Its answer on the way back.
+    ToClientGroup {
+        index: ConsumerId,
+        incarnation: u32,
+        sent_at_ms: u64,
+        response: Box<crate::coordinator::consumer::HeartbeatResponse>,
+    },
     ClientTimer {
         index: ConsumerId,
         incarnation: u32,
@@ -134,6 +148,11 @@ pub(super) const TOUCHED_MAX: usize = 256;
 pub struct World {
     pub(super) settings: SimSettings,
     pub(super) coordinator: Coordinator,
+    /// The consumer group's coordinator when the consumers speak the
+    /// consumer protocol (KIP-848); the classic one then only keeps offsets.
+    pub(super) group848: Option<Box<crate::sim::HeldGroup>>,
+    /// The consumer group's epochs at the last invariant check.
+    pub(super) epochs_seen: (i32, i32),
     pub(super) clients: Vec<Client>,
     pub(super) actions: Vec<(u64, Action)>,
     pub(super) queue: EventQueue,
@@ -204,10 +223,13 @@ impl World {
         let network = Network::new(settings.latency_ms, settings.jitter_ms, settings.spikes)
             .with_loss(settings.loss);
         let topics = settings.topics.clone();
+        let group848 = consumer_group::coordinator_of(&settings);
         let mut world = World {
             metrics: Metrics::new(&clients, &settings.topics),
             settings,
             coordinator,
+            group848,
+            epochs_seen: (0, 0),
             clients,
             actions: Vec::new(),
             queue: EventQueue::default(),
@@ -365,6 +387,15 @@ impl World {
         self.state_changed_in_step && self.state() == GroupState::Stable
     }
 
+    /// The group's state and epoch or generation, as one comparable pair
+    /// for either protocol: what "the state changed in this step" means.
+    fn state_mark(&self) -> (&'static str, i32) {
+        match self.consumer_group() {
+            Some(g) => (g.state_name(), g.group().group_epoch()),
+            None => (self.state().name(), self.generation()),
+        }
+    }
+
     /// The group's state (`Dead` before the group exists).
     pub fn state(&self) -> GroupState {
         self.coordinator
@@ -372,8 +403,15 @@ impl World {
             .map_or(GroupState::Dead, |g| g.state())
     }
 
-    /// The group's generation (-1 before the group exists).
+    /// The group's generation (-1 before the group exists); a consumer
+    /// group's group epoch.
     pub fn generation(&self) -> i32 {
+        if let Some(g) = self.consumer_group() {
+            return match g.group().exists() {
+                true => g.group().group_epoch(),
+                false => -1,
+            };
+        }
         self.coordinator.group().map_or(-1, |g| g.generation_id())
     }
 
@@ -470,7 +508,7 @@ impl World {
     /// When the next event happens, if any.
     pub fn next_event_ms(&self) -> Option<u64> {
         let queued = self.queue.first().map(|((t, _), _)| t);
-        match (queued, self.coordinator.poll_timeout()) {
+        match (queued, self.coordinator_deadline()) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         }

@@ -28,16 +28,15 @@ impl World {
             return false;
         }
         self.advance_to(next);
-        let before = (self.state(), self.generation());
-        let timer_first = self.coordinator.poll_timeout().is_some_and(|t| t <= next);
+        let before = self.state_mark();
+        let timer_first = self.coordinator_deadline().is_some_and(|t| t <= next);
         if timer_first {
             // Coordinator timers due at an instant fire before messages arriving then (spec §5.6).
-            self.coordinator.handle_timeout(next);
-            self.drain_coordinator();
+            self.fire_coordinator_timers(next);
         } else if let Some(event) = self.take_next() {
             self.process(event);
         }
-        self.state_changed_in_step = (self.state(), self.generation()) != before;
+        self.state_changed_in_step = self.state_mark() != before;
         self.steps += 1;
         self.check_invariants();
         true
@@ -49,11 +48,20 @@ impl World {
     /// skipping it keeps a step's cost independent of the group's size.
     pub(super) fn check_invariants(&mut self) {
         let revision = self.coordinator.revision();
-        if self.checked_revision == Some(revision) {
+        if self.checked_revision == Some(revision) && self.consumer_group().is_none() {
             return;
         }
         self.checked_revision = Some(revision);
-        for v in self.invariant_violations() {
+        let mut found = self.invariant_violations();
+        let mut epochs = self.epochs_seen;
+        if let Some(g) = self.consumer_group() {
+            let at_ms = self.now_ms;
+            let kinds =
+                crate::sim::consumer_invariants::check(g.group(), &self.clients, &mut epochs);
+            found.extend(kinds.into_iter().map(|kind| Violation { at_ms, kind }));
+        }
+        self.epochs_seen = epochs;
+        for v in found {
             if self.violations.last() != Some(&v) {
                 self.violations.push(v);
             }
@@ -127,7 +135,7 @@ impl World {
             let Some(((at, _), event)) = self.queue.first() else {
                 return;
             };
-            let timer_due = self.coordinator.poll_timeout().is_some_and(|t| t <= at);
+            let timer_due = self.coordinator_deadline().is_some_and(|t| t <= at);
             if at > limit_ms || timer_due || !self.is_quiet(event) {
                 return;
             }
@@ -200,6 +208,16 @@ impl World {
                     self.after_drive(index, effects);
                 }
             }
+            SimEvent::ToGroup {
+                request_id,
+                request,
+            } => self.deliver_heartbeat(request_id, *request),
+            SimEvent::ToClientGroup {
+                index,
+                incarnation,
+                sent_at_ms,
+                response,
+            } => self.deliver_heartbeat_answer(index, incarnation, sent_at_ms, *response),
             SimEvent::ToAdmin { response, .. } => {
                 if let Response::LeaveGroup(r) = *response {
                     let event = WorldEvent::AdminRemoveAnswered { members: r.members };
@@ -241,6 +259,9 @@ impl World {
     pub(super) fn defer_if_paused(&mut self, event: SimEvent) -> Option<SimEvent> {
         let (index, incarnation) = match &event {
             SimEvent::ToClient {
+                index, incarnation, ..
+            }
+            | SimEvent::ToClientGroup {
                 index, incarnation, ..
             }
             | SimEvent::ClientTimer {
@@ -343,12 +364,19 @@ impl World {
             Action::Request(r) => self.send_scripted(r),
         }
         if self.tracing {
-            let group = GroupLine::of(self.coordinator.group());
-            self.trace.push(TraceRecord::Group {
-                at_ms,
-                action: i,
-                group,
-            });
+            let record = match self.consumer_group() {
+                Some(_) => TraceRecord::ConsumerGroup {
+                    at_ms,
+                    action: i,
+                    group: self.group848.clone().expect("a consumer group"),
+                },
+                None => TraceRecord::Group {
+                    at_ms,
+                    action: i,
+                    group: GroupLine::of(self.coordinator.group()),
+                },
+            };
+            self.trace.push(record);
         }
     }
 
@@ -427,6 +455,7 @@ impl World {
             };
             self.log_event(event, None, None);
         }
+        self.group_topics_changed();
         // The leader notices the new metadata (its assignment snapshot no longer matches).
         let leader = self.coordinator.group().and_then(|g| g.leader_id());
         if let Some(c) = leader.and_then(|l| self.client_of(l)) {

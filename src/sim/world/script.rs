@@ -246,6 +246,7 @@ impl Client {
             restore: Default::default(),
             standby_replicas: 0,
             ephemeral_state: false,
+            group_protocol: crate::sim::GroupProtocol::Classic,
         };
         let mut client = Client::new(config, Default::default());
         client.scripted = true;

@@ -58,6 +58,7 @@ impl World {
                 .timer(&TimerKey::Join)
                 .map(|t| t.deadline_ms),
             log_len: self.log.len(),
+            consumer_group: self.consumer_group_view(),
         }
     }
 
@@ -72,6 +73,9 @@ impl World {
     }
 
     fn instance_rows(&self) -> Vec<InstanceRow> {
+        if let Some(rows) = self.consumer_instance_rows() {
+            return rows;
+        }
         let Some(g) = self.coordinator.group() else {
             return Vec::new();
         };
@@ -87,6 +91,7 @@ impl World {
                     .get(iid)
                     .map(|h| self.earlier_ids(h))
                     .unwrap_or_default(),
+                away: false,
             })
             .collect();
         // Instances that left keep their history row, with no current member.
@@ -97,6 +102,7 @@ impl World {
                     member_id: MemberId::default(),
                     consumer: h.last().and_then(|m| self.name_of(m)),
                     history: self.earlier_ids(h),
+                    away: false,
                 });
             }
         }
@@ -112,7 +118,9 @@ impl World {
                 let timer = self
                     .coordinator
                     .timer(&TimerKey::Heartbeat(c.member_id.clone()));
-                let in_group = g.is_some_and(|g| !c.member_id.is_empty() && g.has(&c.member_id));
+                let member_epoch = self.member_epoch_view(c);
+                let in_group = member_epoch.as_ref().is_some_and(|m| !m.away)
+                    || g.is_some_and(|g| !c.member_id.is_empty() && g.has(&c.member_id));
                 ConsumerView {
                     index: ConsumerId(index),
                     name: c.config.name.clone(),
@@ -128,6 +136,8 @@ impl World {
                     heartbeat_interval_ms: c.config.heartbeat_interval_ms,
                     streams_instance: c.config.streams_instance.clone(),
                     in_group,
+                    member_epoch,
+                    speaks_consumer_protocol: c.speaks_consumer_protocol(),
                 }
             })
             .collect()
@@ -181,11 +191,18 @@ impl World {
         // whatever the group's size, with no map built per partition.
         let slots = Slots::new(&self.topics);
         let mut owners: Vec<Option<Arc<str>>> = vec![None; slots.len];
-        for (name, assignment) in self.named_assignments() {
+        let mut own = |name: String, assignment: &[TopicPartition]| {
             let name: Arc<str> = name.into();
             for i in assignment.iter().filter_map(|p| slots.of(p)) {
                 owners[i] = Some(Arc::clone(&name));
             }
+        };
+        match self.named_targets() {
+            Some(targets) => targets.into_iter().for_each(|(n, a)| own(n, &a)),
+            None => self
+                .named_assignments()
+                .into_iter()
+                .for_each(|(n, a)| own(n, a)),
         }
         let mut held = vec![false; slots.len];
         for c in self.clients.iter().filter(|c| c.state.is_running()) {
@@ -260,6 +277,12 @@ impl World {
                     sent_at_ms: *sent_at_ms,
                     arrives_at_ms: at,
                 },
+                SimEvent::ToGroup { .. } | SimEvent::ToClientGroup { .. } => {
+                    match self.group_message_view(at, event) {
+                        Some(view) => view,
+                        None => continue,
+                    }
+                }
                 SimEvent::ToAdmin {
                     response,
                     sent_at_ms,

@@ -138,6 +138,12 @@ pub fn preset_title(id: &str) -> &'static str {
         "scale-out" => "Scale out: a consumer joins",
         "admin-remove" => "Admin removes stopped static members",
         "mixed-group" => "Static and dynamic members together",
+        "consumer-rolling-restart-static" => "KIP-848: rolling restart, static members",
+        "consumer-rolling-restart-dynamic" => "KIP-848: rolling restart, dynamic members",
+        "consumer-crash-restart" => "KIP-848: a crash, UNRELEASED_INSTANCE_ID",
+        "consumer-clean-restart" => "KIP-848: a clean restart (epoch -2)",
+        "rollout-overlap" => "KIP-848: a rollout overlaps one instance id",
+        "restart-90s" => "KIP-848: a 90 s restart past the 60 s session cap",
         _ => "Custom scenario",
     }
 }
@@ -149,10 +155,15 @@ pub fn preset_title(id: &str) -> &'static str {
 /// no rebalance is under way; or the run has ended. A scenario with no
 /// scripted action has no story.
 pub fn story_over(file: &ScenarioFile, snap: &Snapshot) -> bool {
-    let settled = !matches!(
-        snap.state,
-        GroupState::PreparingRebalance | GroupState::CompletingRebalance
-    );
+    let settled = match &snap.consumer_group {
+        // A consumer group settles member by member; a target not yet
+        // computed is its one group-wide step.
+        Some(g) => g.state != "Assigning",
+        None => !matches!(
+            snap.state,
+            GroupState::PreparingRebalance | GroupState::CompletingRebalance
+        ),
+    };
     let heartbeat = file
         .consumers
         .iter()
@@ -204,6 +215,20 @@ pub fn preset_intro(id: &str) -> &'static str {
         "scale-out" => "C joins a stable group.",
         "admin-remove" => "C and D stop for good; an operator removes them by instance id.",
         "mixed-group" => "A is static, C is dynamic; both restart.",
+        "consumer-rolling-restart-static" => {
+            "Twelve static pods of the consumer protocol restart one by one; watch the group epoch stay."
+        }
+        "consumer-rolling-restart-dynamic" => {
+            "The same roll, dynamic: each leave and join moves partitions, and nobody else stops."
+        }
+        "consumer-crash-restart" => {
+            "app-1 is killed and comes back within the session: watch UNRELEASED_INSTANCE_ID."
+        }
+        "consumer-clean-restart" => "app-1 leaves with epoch -2 and comes back to its partitions.",
+        "rollout-overlap" => {
+            "A new pod starts with the old pod's instance id; then switch Group protocol to classic."
+        }
+        "restart-90s" => "app-1 needs 90 s; the group's session is 60 s at most.",
         _ => "",
     }
 }

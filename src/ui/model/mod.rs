@@ -108,6 +108,8 @@ pub enum Msg {
     Lesson(LessonMsg),
     /// Live mode: a message of the broker's stream, or the socket's state.
     Live(LiveEvent),
+    /// The `Group protocol` choice: the scenario again under this protocol.
+    SetProtocol(crate::sim::GroupProtocol),
 }
 
 /// The whole app state. The views read it through its methods; the
@@ -167,7 +169,9 @@ impl AppState {
             .unwrap_or(presets::DEFAULT_PRESET);
         let scenario = presets::preset(id).expect("the default preset parses");
         let mut state = Self::with_scenario(scenario, Some(id.to_string()));
-        if preset.is_some_and(|p| p != id) {
+        // A consumer-protocol preset in a bundle without consumer groups
+        // is opened by the bundle that has them (ui::view::app::bundle).
+        if preset.is_some_and(|p| p != id && !presets::is_kip848(p)) {
             state.messages.set_error(format!(
                 "Unknown scenario {:?}: opened {id} instead. Presets: {}.",
                 preset.unwrap_or_default(),
@@ -297,6 +301,7 @@ impl AppState {
                 None => self.messages.set_error(format!("Unknown scenario {id:?}.")),
             },
             Msg::LoadScenario(s) => *self = Self::with_scenario(*s, None),
+            Msg::SetProtocol(p) => self.set_protocol(p),
             Msg::User(action) => self.user(action),
             Msg::EditSettings(form) => self.edit_settings(form),
             Msg::ApplySettings => self.apply_settings(),
@@ -665,6 +670,7 @@ pub mod message;
 pub mod mode;
 pub mod narration;
 pub mod partitions;
+pub mod protocol;
 mod replay;
 mod seen;
 pub mod session;

@@ -38,8 +38,23 @@ pub fn visible(entry: &LogEntry) -> bool {
             | ClientAction::Restoring { .. }
             | ClientAction::Restored { .. } => true,
             ClientAction::Rejoin { revoked, .. } => !revoked.is_empty(),
+            ClientAction::Reconciled { revoked, added, .. } => {
+                !revoked.is_empty() || !added.is_empty()
+            }
             _ => false,
         },
+        WorldEvent::ConsumerGroup(e) => {
+            use crate::coordinator::consumer::Event as E;
+            matches!(
+                e,
+                E::StateChanged { .. }
+                    | E::MemberAdded { .. }
+                    | E::MemberReplaced { .. }
+                    | E::MemberAway { .. }
+                    | E::MemberRemoved { .. }
+                    | E::GroupEpochBumped { .. }
+            )
+        }
         WorldEvent::AdminRemove { .. } | WorldEvent::PartitionsAdded { .. } => true,
         WorldEvent::AdminRemoveAnswered { .. } | WorldEvent::TopicCreated { .. } => false,
     }
@@ -58,6 +73,12 @@ pub enum MarkerKind {
     /// The group began preparing a rebalance.
     Rebalance,
     Partitions,
+    /// A consumer group's epoch moved (KIP-848: a join, a leave, a
+    /// subscription change; never a static member's -2 leave or return).
+    Epoch,
+    /// A consumer refused for good by another error than fencing
+    /// (UNRELEASED_INSTANCE_ID under KIP-848, GROUP_MAX_SIZE_REACHED).
+    Failed,
 }
 
 impl MarkerKind {
@@ -72,6 +93,8 @@ impl MarkerKind {
             MarkerKind::Fenced => "fenced",
             MarkerKind::Rebalance => "rebalance",
             MarkerKind::Partitions => "partitions",
+            MarkerKind::Epoch => "epoch",
+            MarkerKind::Failed => "failed",
         }
     }
 
@@ -103,6 +126,13 @@ impl MarkerKind {
             WorldEvent::Coordinator(Event::MemberFenced { .. })
             | WorldEvent::Client(ClientAction::Fenced { .. }) => Some(MarkerKind::Fenced),
             WorldEvent::Coordinator(Event::MemberRemoved { .. }) => Some(MarkerKind::Removed),
+            WorldEvent::ConsumerGroup(crate::coordinator::consumer::Event::GroupEpochBumped {
+                ..
+            }) => Some(MarkerKind::Epoch),
+            WorldEvent::ConsumerGroup(crate::coordinator::consumer::Event::MemberRemoved {
+                ..
+            }) => Some(MarkerKind::Removed),
+            WorldEvent::Client(ClientAction::Failed { .. }) => Some(MarkerKind::Failed),
             _ => None,
         }
     }
@@ -135,6 +165,9 @@ impl Marker {
             (MarkerKind::Fenced, false) => format!("{who} fenced (FENCED_INSTANCE_ID)"),
             (MarkerKind::Rebalance, _) => "rebalance".into(),
             (MarkerKind::Partitions, _) => format!("partitions added to {who}"),
+            (MarkerKind::Epoch, _) => "the group epoch moves".into(),
+            (MarkerKind::Failed, true) => "a consumer fails for good".into(),
+            (MarkerKind::Failed, false) => format!("{who} refused for good (a fatal error)"),
         }
     }
 }

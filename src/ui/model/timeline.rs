@@ -34,6 +34,22 @@ pub fn change_of(entry: &LogEntry, name: impl Fn(usize) -> Option<String>) -> Op
         WorldEvent::Coordinator(Event::GenerationStarted { generation_id, .. }) => {
             Some(Change::Generation(*generation_id))
         }
+        // A consumer group's states share the classic bands' colours: a
+        // target being computed is drawn as preparing, members reconciling
+        // as completing (the state diagram colours them so too).
+        WorldEvent::ConsumerGroup(e) => {
+            use crate::coordinator::consumer::{Event as E, GroupState as C};
+            match e {
+                E::StateChanged { to, .. } => Some(Change::State(match to {
+                    C::Empty => GroupState::Empty,
+                    C::Assigning => GroupState::PreparingRebalance,
+                    C::Reconciling => GroupState::CompletingRebalance,
+                    C::Stable => GroupState::Stable,
+                })),
+                E::GroupEpochBumped { group_epoch, .. } => Some(Change::Generation(*group_epoch)),
+                _ => None,
+            }
+        }
         WorldEvent::Client(a) => match a {
             ClientAction::Start => who().map(|(i, n)| Change::Up(i, n)),
             ClientAction::Restart { .. }

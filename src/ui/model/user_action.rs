@@ -162,6 +162,7 @@ pub(crate) fn new_consumer(
         0
     };
     ConsumerSpec {
+        group_protocol: template.and_then(|t| t.group_protocol),
         group_instance_id: is_static.then(|| name.clone()),
         session_timeout_ms: template.and_then(|t| t.session_timeout_ms),
         heartbeat_interval_ms: template.and_then(|t| t.heartbeat_interval_ms),

@@ -8,11 +8,13 @@
 //! every panel an `Rc<Snapshot>` or small props plus `on_*` callbacks.
 
 mod brand;
+mod bundle;
 mod embed_page;
 mod fork_notice;
 mod live_socket;
 mod narration_caption;
 mod page_views;
+mod protocol_picker;
 mod scenario_description;
 mod scenario_picker;
 mod shortcut_help;
@@ -61,6 +63,14 @@ pub fn App() -> Html {
     };
     let on_msg: Callback<Msg> = store.dispatcher().to_callback();
     let shared: Store = (*store).clone();
+    // A consumer-protocol scenario opens in the bundle that plays it.
+    let elsewhere = bundle::url_elsewhere(url.scenario.as_deref())
+        .or_else(|| bundle::elsewhere(&shared.state()));
+    use_effect_with(elsewhere, |url| {
+        if let Some(url) = url {
+            bundle::go(url);
+        }
+    });
     let page = use_page_views(store);
     use_play_clock(page.chrome.playing, on_msg.clone());
     let live_url = url.live.clone().filter(|u| check_url(u).is_ok());
@@ -85,6 +95,11 @@ fn full_page(page: &PageViews, on_msg: &Callback<Msg>, store: &Store) -> Html {
                 <Brand live={chrome.live.is_some()} />
                 <ScenarioPicker selected={chrome.preset.clone()} on_msg={on_msg.clone()} />
                 <ShareBar store={store.clone()} on_msg={on_msg.clone()} />
+                // After the share bar in the tab order: Tab from the
+                // Scenario select still reaches the page's keys first.
+                if !chrome.protocol {
+                    <protocol_picker::ProtocolPicker selected={chrome.group_protocol} on_msg={on_msg.clone()} />
+                }
             </header>
             <LessonPanel step={chrome.lesson} figures={page.lesson_figures.clone()} on_msg={on_msg.clone()} />
             <ScenarioDescription text={chrome.description.clone()} />

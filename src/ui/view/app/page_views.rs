@@ -51,6 +51,8 @@ pub struct Chrome {
     pub compare_mode: crate::ui::model::compare::CompareMode,
     /// A protocol scenario (recorded or live): nothing to act on or compare.
     pub protocol: bool,
+    /// The group protocol the consumers speak (the `Group protocol` select).
+    pub group_protocol: crate::sim::GroupProtocol,
     /// Live mode's badge: its words and its state.
     pub live: Option<(AttrValue, &'static str)>,
     /// The guidance line (`guide::hint`).
@@ -72,6 +74,7 @@ impl Chrome {
             // In live mode, Play follows the broker (and Pause stays put).
             playing: s.live_session().map_or(s.is_playing(), |l| l.following),
             protocol: s.is_protocol(),
+            group_protocol: s.group_protocol(),
             live: s.live_badge().map(|(t, st)| (t.into(), st)),
             speed: s.speed(),
             max_steps: s.max_steps(),

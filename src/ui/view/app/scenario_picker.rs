@@ -44,6 +44,9 @@ pub fn ScenarioPicker(props: &ScenarioPickerProps) -> Html {
             if presets::preset(&id).is_some() {
                 write_scenario_to_url(&id);
                 on_msg.emit(Msg::LoadPreset(id));
+            } else if presets::is_kip848(&id) {
+                // This bundle has no consumer groups: the one that has opens it.
+                super::bundle::go(&super::bundle::preset_elsewhere(&id));
             }
         })
     };

@@ -32,22 +32,68 @@ pub struct ConsumerCardProps {
 pub fn ConsumerCard(props: &ConsumerCardProps) -> Html {
     let c = &props.view;
     let is_static = c.instance_id.is_some();
+    let m = c.member_epoch.as_ref();
     html! {
         <article class={classes!("member", consumer_classes(c.index.0),
                                  if is_static { "member-static" } else { "member-dynamic" },
-                                 format!("client-{}", c.state.name()),
+                                 format!("client-{}", client_state(c)),
                                  props.selected.then_some("member-selected"))}
                  data-testid="member" data-name={c.name.clone()} data-member-id={c.member_id.to_string()}
-                 data-static={is_static.to_string()} data-client-state={c.state.name()}
+                 data-static={is_static.to_string()} data-client-state={client_state(c)}
+                 data-member-epoch={m.map(|m| m.member_epoch.to_string())}
+                 data-reconciliation={m.map(|m| m.reconciliation)}
                  aria-label={format!("Consumer {}", c.name)}>
             { head(props) }
             <p class="member-kind-line">{ kind_words(c) }</p>
             { facts(c) }
+            { epoch_facts(c) }
             <Timers view={c.clone()} />
             if props.controls {
                 { actions(props) }
             }
         </article>
+    }
+}
+
+/// The card's `data-client-state`: the client's, or `away` for a stopped
+/// static member whose epoch -2 leave keeps its place (KIP-848).
+fn client_state(c: &ConsumerView) -> &'static str {
+    match &c.member_epoch {
+        Some(m) if m.away && !c.state.is_running() => "away",
+        _ => c.state.name(),
+    }
+}
+
+/// A consumer-group member's epoch and reconciliation: what it must
+/// revoke and what it waits for (KIP-848).
+fn epoch_facts(c: &ConsumerView) -> Html {
+    let Some(m) = c.member_epoch.as_ref().filter(|_| crate::sim::KIP848) else {
+        return html! {};
+    };
+    let state = if m.away {
+        "away, place kept".to_string()
+    } else {
+        m.reconciliation.to_ascii_lowercase().replace('_', " ")
+    };
+    html! {
+        <dl class="member-facts member-epoch-facts">
+            <div>
+                <dt>{ "epoch" }</dt>
+                <dd><span class="num">{ m.member_epoch }</span>{ " · " }<span class="reconciliation">{ state }</span></dd>
+            </div>
+            if !m.pending_revocation.is_empty() {
+                <div>
+                    <dt>{ "must revoke" }</dt>
+                    <dd class="revoking">{ partition_ranges(&m.pending_revocation) }</dd>
+                </div>
+            }
+            if !m.awaiting.is_empty() {
+                <div>
+                    <dt>{ "waits for" }</dt>
+                    <dd class="awaiting">{ partition_ranges(&m.awaiting) }</dd>
+                </div>
+            }
+        </dl>
     }
 }
 
@@ -76,7 +122,7 @@ fn head(props: &ConsumerCardProps) -> Html {
     };
     html! {
         <header class="member-head">
-            if c.instance_id.is_some() && props.controls {
+            if c.instance_id.is_some() && props.controls && !c.speaks_consumer_protocol {
                 <input type="checkbox" class="member-select" checked={props.selected}
                        aria-label={format!("Select {}", c.name)} onchange={on_tick}
                        title="Select for the admin batch removal" />
@@ -87,8 +133,8 @@ fn head(props: &ConsumerCardProps) -> Html {
             if c.is_leader {
                 <span class="leader-badge" title="The group leader: it runs the assignor and sends the plan in SyncGroup">{ "leader" }</span>
             }
-            <span class={classes!("client-state", format!("client-state-{}", c.state.name()))}>
-                { state_words(c.state) }
+            <span class={classes!("client-state", format!("client-state-{}", client_state(c)))}>
+                { if client_state(c) == "away" { "away" } else { state_words(c.state) } }
             </span>
         </header>
     }
@@ -162,6 +208,7 @@ fn facts(c: &ConsumerView) -> Html {
 fn actions(props: &ConsumerCardProps) -> Html {
     let c = &props.view;
     let (name, is_static, running) = (&c.name, c.instance_id.is_some(), c.state.is_running());
+    let kip848 = c.speaks_consumer_protocol;
     let button = |verb: &'static str,
                   enabled: bool,
                   make: fn(String) -> UserAction,
@@ -178,16 +225,22 @@ fn actions(props: &ConsumerCardProps) -> Html {
     html! {
         <div class="member-actions">
             { button("Start", !running, UserAction::start,
-                     format!("Start {name}: it sends JoinGroup{}",
+                     format!("Start {name}: it sends {}{}",
+                             if kip848 { "a ConsumerGroupHeartbeat with epoch 0" } else { "JoinGroup" },
                              if is_static { " with its group.instance.id" } else { "" })) }
             { button("Restart", running, UserAction::restart,
                      format!("Restart {name}: down for 5 s, then it joins again")) }
             { button("Crash", running, UserAction::crash,
-                     format!("Crash {name}: it stops without a LeaveGroup")) }
+                     format!("Crash {name}: it stops without a word{}",
+                             if kip848 { " (no epoch -2 or -1 heartbeat)" } else { " (no LeaveGroup)" })) }
             { button("Close", running, UserAction::close,
-                     format!("Close {name}: {}",
-                             if is_static { "a static member sends no LeaveGroup" } else { "it sends LeaveGroup" })) }
-            if is_static {
+                     format!("Close {name}: {}", match (kip848, is_static) {
+                         (true, true) => "a heartbeat with epoch -2: it leaves for now and keeps its place",
+                         (true, false) => "a heartbeat with epoch -1: it leaves the group",
+                         (false, true) => "a static member sends no LeaveGroup",
+                         (false, false) => "it sends LeaveGroup",
+                     })) }
+            if is_static && !kip848 {
                 { button("Remove", true, |n| UserAction::remove(vec![n]),
                          format!("Remove {name}: the admin's LeaveGroup v3 by group.instance.id")) }
             }

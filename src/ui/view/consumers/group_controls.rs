@@ -15,6 +15,10 @@ pub struct GroupControlsProps {
     pub selected: Rc<Vec<String>>,
     pub consumers: usize,
     pub on_action: Callback<UserAction>,
+    /// The admin batch removal is the classic protocol's (LeaveGroup v3):
+    /// not offered for a consumer group.
+    #[prop_or(true)]
+    pub removal: bool,
 }
 
 /// `Add static consumer`, `Add dynamic consumer` and `Remove selected`.
@@ -49,11 +53,13 @@ pub fn GroupControls(props: &GroupControlsProps) -> Html {
                     title="A consumer without group.instance.id; it starts at once">
                 { "Add dynamic consumer" }
             </button>
-            <button type="button" class="action remove-selected" aria-label="Remove selected"
-                    onclick={remove} disabled={n == 0} title={remove_title}>
-                { "Remove selected" }
-                <span class="count num" aria-hidden="true">{ if n > 0 { format!(" ({n})") } else { String::new() } }</span>
-            </button>
+            if props.removal {
+                <button type="button" class="action remove-selected" aria-label="Remove selected"
+                        onclick={remove} disabled={n == 0} title={remove_title}>
+                    { "Remove selected" }
+                    <span class="count num" aria-hidden="true">{ if n > 0 { format!(" ({n})") } else { String::new() } }</span>
+                </button>
+            }
         </div>
     }
 }

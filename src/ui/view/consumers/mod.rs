@@ -82,7 +82,7 @@ pub fn Consumers(props: &ConsumersProps) -> Html {
         <>
             if props.controls {
                 <GroupControls selected={Rc::clone(&selected)} consumers={props.snap.consumers.len()}
-                               on_action={on_action.clone()} />
+                               on_action={on_action.clone()} removal={props.snap.consumer_group.is_none()} />
             }
             if props.snap.consumers.is_empty() && !props.controls {
                 <p class="empty-note">

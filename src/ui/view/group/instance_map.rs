@@ -50,7 +50,9 @@ pub fn InstanceMap(props: &InstanceMapProps) -> Html {
                     { for snap.instances.iter().map(|row| instance_row(snap, row)) }
                 </tbody>
             </table>
-            { pending(&snap.pending_members) }
+            if snap.consumer_group.is_none() {
+                { pending(&snap.pending_members) }
+            }
         </>
     }
 }
@@ -68,7 +70,7 @@ fn instance_row(snap: &Snapshot, row: &InstanceRow) -> Html {
     html! {
         <tr key={row.instance_id.to_string()} class={classes!("instance-row", colour, removed.then_some("removed"))}
             data-testid="instance-row" data-instance-id={row.instance_id.to_string()}
-            data-member-id={row.member_id.to_string()}>
+            data-member-id={row.member_id.to_string()} data-away={row.away.then_some("true")}>
             <th scope="row">
                 <span class="swatch" aria-hidden="true"></span>
                 <code>{ row.instance_id.to_string() }</code>
@@ -83,6 +85,11 @@ fn instance_row(snap: &Snapshot, row: &InstanceRow) -> Html {
                     </span>
                 } else {
                     { member_id(row.member_id.as_str()) }
+                    if row.away {
+                        <span class="away-tag" title="It left with epoch -2 (KIP-848): its place and partitions are kept until the group's session timeout runs out; a process with this group.instance.id takes them back with no new epoch">
+                            { "away, place kept" }
+                        </span>
+                    }
                 }
             </td>
             <td class="history">

@@ -1,5 +1,6 @@
 //! The "Group" panel: the read-outs, the state diagram and what is wrong.
 
+pub mod consumer_diagram;
 pub mod instance_map;
 pub mod readouts;
 pub mod state_diagram;
@@ -34,11 +35,20 @@ pub fn GroupPanel(props: &GroupPanelProps) -> Html {
     html! {
         <Panel title="Group" hint="coordinator's view" class="panel-group">
             <GroupSummary snap={Rc::clone(snap)} />
-            <StateDiagram {state} {generation}
-                          last_transition={shown_transition(props.last_transition, snap.generation_id)}
-                          leader={snap.leader_name.clone().or_else(|| snap.leader.as_ref().map(|l| l.to_string()))}
-                          compact_when_narrow={props.compact_when_narrow} />
-            if !group_exists(snap) {
+            if let Some(group) = snap.consumer_group.as_ref().filter(|_| crate::sim::KIP848) {
+                <consumer_diagram::ConsumerStateDiagram group={group.clone()} />
+                if group.state == "Dead" {
+                    <p class="state-explanation">
+                        { "No group on the coordinator yet: the first ConsumerGroupHeartbeat (epoch 0) creates it." }
+                    </p>
+                }
+            } else {
+                <StateDiagram {state} {generation}
+                              last_transition={shown_transition(props.last_transition, snap.generation_id)}
+                              leader={snap.leader_name.clone().or_else(|| snap.leader.as_ref().map(|l| l.to_string()))}
+                              compact_when_narrow={props.compact_when_narrow} />
+            }
+            if !group_exists(snap) && snap.consumer_group.is_none() {
                 <p class="state-explanation">
                     { "No group on the coordinator yet: the first JoinGroup creates it, Empty at generation 0." }
                 </p>

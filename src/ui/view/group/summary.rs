@@ -25,11 +25,58 @@ fn leader(snap: &Snapshot) -> Html {
     }
 }
 
+/// The group protocol (`group-protocol`): `classic` or `consumer`.
+fn group_protocol(snap: &Snapshot) -> Html {
+    let p = match snap.consumer_group {
+        Some(_) => "consumer",
+        None => "classic",
+    };
+    html! {
+        <div class="summary-item">
+            <dt>{ "Group protocol" }</dt>
+            <dd><code data-testid="group-protocol">{ p }</code></dd>
+        </div>
+    }
+}
+
+/// A consumer group's read-outs: its state, both epochs, no leader (the
+/// coordinator assigns), and the cost so far.
+fn consumer_summary(snap: &Snapshot, g: &crate::sim::snapshot::ConsumerGroupView) -> Html {
+    let state = if g.state == "Dead" { "Empty" } else { g.state };
+    let class = match state {
+        "Assigning" => "state-preparing",
+        "Reconciling" => "state-completing",
+        "Stable" => "state-stable",
+        _ => "state-empty",
+    };
+    html! {
+        <dl class="group-summary">
+            <div class="summary-item summary-state">
+                <dt>{ "State" }</dt>
+                <dd><span class={classes!("state-badge", class)} data-testid="group-state">{ state }</span></dd>
+            </div>
+            <div class="summary-item" title="Moves at each join, leave or subscription change (never at a static member's epoch -2 leave or return)">
+                <dt>{ "Group epoch" }</dt>
+                <dd class="num" data-testid="generation"><span data-testid="group-epoch">{ g.group_epoch }</span></dd>
+            </div>
+            <div class="summary-item" title="The epoch of the last target assignment the coordinator computed">
+                <dt>{ "Assignment epoch" }</dt>
+                <dd class="num" data-testid="assignment-epoch">{ g.assignment_epoch }</dd>
+            </div>
+            { group_protocol(snap) }
+            { rebalance_cost(snap) }
+        </dl>
+    }
+}
+
 /// State badge (`group-state`), generation, leader, protocol, and what
 /// rebalancing cost so far (`rebalance-count`, `partition-moves`).
 #[component]
 pub fn GroupSummary(props: &GroupSummaryProps) -> Html {
     let snap = &props.snap;
+    if let Some(g) = snap.consumer_group.as_ref().filter(|_| crate::sim::KIP848) {
+        return consumer_summary(snap, g);
+    }
     html! {
         <dl class="group-summary">
             { state_and_generation(snap) }
@@ -43,6 +90,7 @@ pub fn GroupSummary(props: &GroupSummaryProps) -> Html {
                     if let Some(p) = &snap.protocol_name { <code>{ p.to_string() }</code> } else { <span class="muted">{ "none" }</span> }
                 </dd>
             </div>
+            { group_protocol(snap) }
             { rebalance_cost(snap) }
         </dl>
     }

@@ -43,13 +43,19 @@ fn glyph(kind: MarkerKind) -> &'static str {
         MarkerKind::Fenced => "⊘",
         MarkerKind::Rebalance => "◆",
         MarkerKind::Partitions => "+",
+        MarkerKind::Epoch => "●",
+        MarkerKind::Failed => "!",
     }
 }
 
 /// Group events go on the lower lane, actions on the upper one.
 fn lane(kind: MarkerKind) -> &'static str {
     match kind {
-        MarkerKind::Rebalance | MarkerKind::Fenced | MarkerKind::Removed => "run-lane-group",
+        MarkerKind::Rebalance
+        | MarkerKind::Fenced
+        | MarkerKind::Removed
+        | MarkerKind::Epoch
+        | MarkerKind::Failed => "run-lane-group",
         _ => "run-lane-action",
     }
 }
@@ -193,7 +199,7 @@ pub fn RunTimelineView(props: &RunTimelineProps) -> Html {
             </div>
             <div class="run-scale" aria-hidden="true">
                 <span>{ "0 s" }</span>
-                <span class="run-scale-hint">{ "▲ start ↻ restart ✕ crash ■ close ◆ rebalance ⊘ fenced − removed · click to jump" }</span>
+                <span class="run-scale-hint">{ "▲ start ↻ restart ✕ crash ■ close ◆ rebalance ● epoch ⊘ fenced ! failed − removed · click to jump" }</span>
                 <span>{ format_virtual_time(t.end_ms) }</span>
             </div>
         </section>

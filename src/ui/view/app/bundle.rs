@@ -1,0 +1,72 @@
+//! The page's two bundles. The first one (index.html, built without the
+//! `kip848` feature) has no consumer groups, so that what every visit loads
+//! stays within its budget; a scenario whose consumers speak the consumer
+//! protocol (a preset, the `Group protocol` choice, an import or a link)
+//! opens in the bundle that has them, `kip848/` beside the page, at the same
+//! scenario and position (a share link), which the reader loads only then.
+
+use crate::sim::{GroupProtocol, KIP848};
+use crate::ui::model::share::share_fragment;
+use crate::ui::model::AppState;
+
+/// The address of the consumer-group bundle for `state`, when this bundle
+/// cannot play it.
+pub fn elsewhere(state: &AppState) -> Option<String> {
+    if KIP848 || state.group_protocol() != GroupProtocol::Consumer || state.is_protocol() {
+        return None;
+    }
+    let location = web_sys::window()?.location();
+    let path = location.pathname().ok()?;
+    let dir = &path[..path.rfind('/').map_or(0, |i| i + 1)];
+    let search = location.search().unwrap_or_default();
+    let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
+    let (query, fragment) = match state
+        .preset()
+        .filter(|p| crate::scenario::presets::is_preset(p, state.scenario()))
+    {
+        Some(id) => {
+            params.set("scenario", id);
+            (String::from(params.to_string()), String::new())
+        }
+        None => {
+            params.delete("scenario");
+            (
+                String::from(params.to_string()),
+                share_fragment(state).ok()?,
+            )
+        }
+    };
+    let query = if query.is_empty() {
+        String::new()
+    } else {
+        format!("?{query}")
+    };
+    Some(format!("{dir}kip848/{query}{fragment}"))
+}
+
+/// The consumer-group bundle's address for preset `id`.
+pub fn preset_elsewhere(id: &str) -> String {
+    format!("kip848/?scenario={id}")
+}
+
+/// Where the address this page was opened with belongs, when this bundle
+/// cannot open it: a consumer-protocol preset (`?scenario=`), with the rest
+/// of the address as it is.
+pub fn url_elsewhere(scenario: Option<&str>) -> Option<String> {
+    let id = scenario.filter(|id| !KIP848 && crate::scenario::presets::is_kip848(id))?;
+    let location = web_sys::window()?.location();
+    let search = location.search().unwrap_or_default();
+    let hash = location.hash().unwrap_or_default();
+    Some(match search.is_empty() {
+        true => format!("{}{hash}", preset_elsewhere(id)),
+        false => format!("kip848/{search}{hash}"),
+    })
+}
+
+/// Opens `url` in place of this page (no history entry: Back returns to
+/// where the reader came from).
+pub fn go(url: &str) {
+    if let Some(w) = web_sys::window() {
+        let _ = w.location().replace(url);
+    }
+}
