@@ -80,6 +80,9 @@ pub enum CompareMode {
     SessionTimeout10sVs45s,
     /// Instant processing beside the scenario's (or 2–5 s per batch).
     InstantVsProcessing,
+    /// Every consumer on the classic protocol beside every one on KIP-848's
+    /// consumer protocol (`group_protocol`), static or dynamic as written.
+    ClassicVsConsumer,
 }
 
 impl ShareState {

@@ -132,6 +132,43 @@ test("a share link of a consumer-protocol run reopens it under the consumer prot
   expect(await virtualMs(page)).toBe(at);
 });
 
+test("compare mode sets the protocol as the difference: classic and consumer panes on one clock", async ({ page }) => {
+  const problems = watchProblems(page);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto("/?scenario=consumer-clean-restart&autoplay=0");
+  await expect(page).toHaveURL(/\/kip848\//);
+  await page.getByLabel("Difference").selectOption("classic_vs_consumer");
+  await button(page, "Compare classic vs consumer protocol").click();
+  const classic = page.locator('[data-testid="pane"][data-label="classic"]');
+  const consumer = page.locator('[data-testid="pane"][data-label="consumer"]');
+  await expect(classic).toHaveAttribute("data-protocol", "classic");
+  await expect(consumer).toHaveAttribute("data-protocol", "consumer");
+  await runPast(page, 45_000);
+  // The clean restart moves nothing under either protocol after forming;
+  // the consumer pane's epochs stand where the group formed.
+  await expect(classic.getByTestId("generation")).toHaveText("1");
+  await expect(consumer.getByTestId("group-epoch")).toHaveText("4");
+  const figure = (label: string, name: string) =>
+    page.locator(`[data-testid="compare-figure"][data-label="${label}"][data-figure="${name}"]`);
+  for (const label of ["classic", "consumer"]) {
+    await expect(figure(label, "all_stopped")).toHaveAttribute("data-value", "0");
+    const after = Number(await figure(label, "unavailable_after_startup").getAttribute("data-value"));
+    expect(after).toBeGreaterThan(15_000);
+    expect(after).toBeLessThan(17_000);
+  }
+  await expect(page.getByTestId("availability-chart").locator('[data-series="consumer"] polyline')).toHaveCount(1);
+  await page.getByTestId("compare-strip").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/compare-classic-consumer.png` });
+
+  // From the first bundle, the same difference opens the bundle with consumer groups.
+  await page.goto("/?scenario=kip345-restart&autoplay=0");
+  await page.getByLabel("Difference").selectOption("classic_vs_consumer");
+  await button(page, "Compare classic vs consumer protocol").click();
+  await expect(page).toHaveURL(/\/kip848\//);
+  await expect(page.locator('[data-testid="pane"][data-protocol="consumer"]')).toHaveCount(1);
+  expect(problems).toEqual([]);
+});
+
 for (const scheme of ["light", "dark"] as const) {
   test(`the consumer group's views have no axe violations and are shot (${scheme})`, async ({ page }) => {
     await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });

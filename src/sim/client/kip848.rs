@@ -77,7 +77,9 @@ pub struct Membership {
 
 /// Sixteen bytes for a member id, from the consumer's name and how many
 /// times its process started (each start is a new `KafkaConsumer`, with an
-/// id of its own): splitmix64 over the name's bytes.
+/// id of its own): splitmix64 over the name's bytes, then over the count,
+/// so that no name and count give another's bytes (a collision would be two
+/// members under one id).
 fn id_bytes(name: &str, incarnation: u32) -> [u8; 16] {
     let mix = |mut z: u64| {
         z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -85,9 +87,10 @@ fn id_bytes(name: &str, incarnation: u32) -> [u8; 16] {
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
     };
-    let seed = name
+    let named = name
         .bytes()
-        .fold(u64::from(incarnation), |h, b| mix(h ^ u64::from(b)));
+        .fold(mix(name.len() as u64), |h, b| mix(h ^ u64::from(b)));
+    let seed = mix(named.wrapping_add(mix(u64::from(incarnation))));
     let (a, b) = (mix(seed), mix(seed ^ 0x5851_f42d_4c95_7f2d));
     let mut out = [0; 16];
     out[..8].copy_from_slice(&a.to_be_bytes());
@@ -363,6 +366,24 @@ impl Client {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// No two of a thousand names' first hundred starts share an id.
+    #[test]
+    fn names_and_starts_never_share_an_id() {
+        let mut seen = std::collections::BTreeSet::new();
+        for n in 0..1000 {
+            let name = match n {
+                0..=25 => ((b'A' + n as u8) as char).to_string(),
+                _ => format!("app-{n}"),
+            };
+            for incarnation in 1..100 {
+                assert!(
+                    seen.insert(id_bytes(&name, incarnation)),
+                    "{name} {incarnation}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn each_start_of_each_consumer_makes_another_22_character_id() {

@@ -65,6 +65,7 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
                 <div class="compare-panes">
                     { for v.panes.iter().map(|p| html! {
                         <div class="compare-pane" data-testid="pane" data-label={p.label}
+                             data-protocol={if p.snap.consumer_group.is_some() { "consumer" } else { "classic" }}
                              aria-label={format!("{} members", p.label)} role="group">
                             <h2 class="pane-title">{ pane_title(p.label) }</h2>
                             { readouts(&p.snap) }

@@ -291,8 +291,9 @@ fn twins(mode: CompareMode, file: &ScenarioFile) -> Result<[Pane; 2], ScenarioEr
 }
 
 /// Every compare mode, in the order the `Difference` select lists them.
-pub const MODES: [CompareMode; 6] = [
+pub const MODES: [CompareMode; 7] = [
     CompareMode::StaticVsDynamic,
+    CompareMode::ClassicVsConsumer,
     CompareMode::EagerVsCooperative,
     CompareMode::JoinV8VsV9,
     CompareMode::RangeOrdering23Vs24,
@@ -309,6 +310,7 @@ pub fn labels(mode: CompareMode) -> [&'static str; 2] {
         CompareMode::RangeOrdering23Vs24 => ["range-2.3", "range-2.4"],
         CompareMode::SessionTimeout10sVs45s => ["session-10s", "session-45s"],
         CompareMode::InstantVsProcessing => ["instant", "processing"],
+        CompareMode::ClassicVsConsumer => ["classic", "consumer"],
     }
 }
 
@@ -330,6 +332,10 @@ pub fn choice(mode: CompareMode) -> (&'static str, &'static str) {
             "processing: instant vs the scenario's (or 2–5 s)",
             "instant_vs_processing",
         ),
+        CompareMode::ClassicVsConsumer => (
+            "group.protocol: classic vs consumer (KIP-848)",
+            "classic_vs_consumer",
+        ),
     }
 }
 
@@ -343,6 +349,7 @@ pub fn toggle_name(mode: CompareMode) -> &'static str {
         CompareMode::RangeOrdering23Vs24 => "Compare range ordering 2.3 vs 2.4",
         CompareMode::SessionTimeout10sVs45s => "Compare session 10 s vs 45 s",
         CompareMode::InstantVsProcessing => "Compare instant vs slow processing",
+        CompareMode::ClassicVsConsumer => "Compare classic vs consumer protocol",
     }
 }
 
@@ -365,6 +372,8 @@ pub fn pane_title(label: &str) -> &'static str {
         "session-10s" => "session.timeout.ms = 10 s",
         "session-45s" => "session.timeout.ms = 45 s",
         "instant" => "Instant processing",
+        "classic" => "Classic protocol (JoinGroup, SyncGroup)",
+        "consumer" => "Consumer protocol (KIP-848, ConsumerGroupHeartbeat)",
         _ => "Processing takes time",
     }
 }
@@ -382,6 +391,15 @@ pub fn twin(mode: CompareMode, file: &ScenarioFile, side: usize) -> ScenarioFile
     let left = side == 0;
     if mode == CompareMode::StaticVsDynamic {
         return with_membership(file, left);
+    }
+    if mode == CompareMode::ClassicVsConsumer {
+        let mut f = file.clone();
+        f.expect_summary = None;
+        f.group_protocol = (!left).then_some(crate::sim::GroupProtocol::Consumer);
+        for c in f.consumers.iter_mut().flatten() {
+            c.group_protocol = None;
+        }
+        return f;
     }
     let mut f = file.clone();
     f.expect_summary = None;
@@ -409,7 +427,9 @@ pub fn twin(mode: CompareMode, file: &ScenarioFile, side: usize) -> ScenarioFile
                 (false, true) => {}
                 (false, false) => c.processing_ms = Some(SLOW_PROCESSING),
             },
-            CompareMode::StaticVsDynamic | CompareMode::RangeOrdering23Vs24 => {}
+            CompareMode::StaticVsDynamic
+            | CompareMode::RangeOrdering23Vs24
+            | CompareMode::ClassicVsConsumer => {}
         }
     }
     f
@@ -505,6 +525,42 @@ mod tests {
         let mut w = world_of(file, file.seed).unwrap();
         w.run_until(now_ms, u64::MAX);
         w
+    }
+
+    /// Classic vs consumer: the left pane runs a classic group, the right
+    /// one a consumer group, from the same story; a static restart within
+    /// the session moves nothing in either, and the consumer pane's group
+    /// epoch stays where the group formed.
+    #[test]
+    fn classic_vs_consumer_runs_the_story_under_each_protocol() {
+        let file = preset("kip345-restart").unwrap();
+        let c = Compare::new(CompareMode::ClassicVsConsumer, &file, 40_000).unwrap();
+        assert_eq!(
+            [c.panes[0].label, c.panes[1].label],
+            ["classic", "consumer"]
+        );
+        let (left, right) = (&c.panes[0].world, &c.panes[1].world);
+        assert!(left.consumer_group().is_none());
+        let g = right.consumer_group().expect("a consumer group");
+        assert_eq!(g.state_name(), "Stable");
+        let formed = g.group().group_epoch();
+        assert_eq!(formed, 4, "three joins after the group's creation");
+        for pane in &c.panes {
+            let m = pane.world.metrics();
+            assert_eq!(m.all_stopped_ms, 0);
+            assert!(pane.world.violations().is_empty());
+        }
+        // Each side's whole story: the restart leaves A's three partitions
+        // waiting for its 8 s down time, moving nothing after the forming.
+        let [a, b] = whole_twins(CompareMode::ClassicVsConsumer, &file).unwrap();
+        assert_eq!(a.rebalances, 1);
+        assert_eq!(b.rebalances, 3, "one new target per join");
+        for o in [a, b] {
+            assert!(
+                (24_000..25_000).contains(&o.unavailable_after_startup_ms),
+                "{o:?}"
+            );
+        }
     }
 
     fn readouts(w: &World) -> (String, i32, u64, u64, u64, u64) {

@@ -94,9 +94,12 @@ fn rebalances_after(m: &Metrics) -> u64 {
 pub fn figures(snap: &Snapshot) -> String {
     let m = &snap.metrics;
     let after = m.partition_unavailable_ms - m.startup_unavailable_ms;
+    let generation = match &snap.consumer_group {
+        Some(g) => format!("group epoch {}", g.group_epoch),
+        None => format!("generation {}", snap.generation_id.max(0)),
+    };
     let mut out = format!(
-        "generation {}, {} after start-up, {} moved, {} of partition time lost",
-        snap.generation_id.max(0),
+        "{generation}, {} after start-up, {} moved, {} of partition time lost",
         count(rebalances_after(m), "rebalance", "rebalances"),
         count(m.partition_moves, "partition", "partitions"),
         format_seconds(after)

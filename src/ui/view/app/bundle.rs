@@ -12,7 +12,11 @@ use crate::ui::model::AppState;
 /// The address of the consumer-group bundle for `state`, when this bundle
 /// cannot play it.
 pub fn elsewhere(state: &AppState) -> Option<String> {
-    if KIP848 || state.group_protocol() != GroupProtocol::Consumer || state.is_protocol() {
+    let compares_protocols = state
+        .compare()
+        .is_some_and(|c| c.mode == crate::ui::model::compare::CompareMode::ClassicVsConsumer);
+    let needs_groups = state.group_protocol() == GroupProtocol::Consumer || compares_protocols;
+    if KIP848 || !needs_groups || state.is_protocol() {
         return None;
     }
     let location = web_sys::window()?.location();
@@ -22,7 +26,7 @@ pub fn elsewhere(state: &AppState) -> Option<String> {
     let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
     let (query, fragment) = match state
         .preset()
-        .filter(|p| crate::scenario::presets::is_preset(p, state.scenario()))
+        .filter(|p| !compares_protocols && crate::scenario::presets::is_preset(p, state.scenario()))
     {
         Some(id) => {
             params.set("scenario", id);

@@ -9,6 +9,28 @@ use yew::prelude::*;
 
 /// The state badge (`group-state`) and the generation (`generation`).
 pub fn state_and_generation(snap: &Snapshot) -> Html {
+    if let Some(g) = snap.consumer_group.as_ref().filter(|_| crate::sim::KIP848) {
+        // A consumer group (KIP-848): its own state and its group epoch.
+        let state = if g.state == "Dead" { "Empty" } else { g.state };
+        let class = match state {
+            "Assigning" => "state-preparing",
+            "Reconciling" => "state-completing",
+            "Stable" => "state-stable",
+            _ => "state-empty",
+        };
+        return html! {
+            <>
+                <div class="summary-item summary-state">
+                    <dt>{ "State" }</dt>
+                    <dd><span class={classes!("state-badge", class)} data-testid="group-state">{ state }</span></dd>
+                </div>
+                <div class="summary-item">
+                    <dt>{ "Group epoch" }</dt>
+                    <dd class="num" data-testid="generation"><span data-testid="group-epoch">{ g.group_epoch }</span></dd>
+                </div>
+            </>
+        };
+    }
     let (state, generation) = shown_state(snap);
     html! {
         <>

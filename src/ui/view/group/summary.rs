@@ -42,23 +42,9 @@ fn group_protocol(snap: &Snapshot) -> Html {
 /// A consumer group's read-outs: its state, both epochs, no leader (the
 /// coordinator assigns), and the cost so far.
 fn consumer_summary(snap: &Snapshot, g: &crate::sim::snapshot::ConsumerGroupView) -> Html {
-    let state = if g.state == "Dead" { "Empty" } else { g.state };
-    let class = match state {
-        "Assigning" => "state-preparing",
-        "Reconciling" => "state-completing",
-        "Stable" => "state-stable",
-        _ => "state-empty",
-    };
     html! {
         <dl class="group-summary">
-            <div class="summary-item summary-state">
-                <dt>{ "State" }</dt>
-                <dd><span class={classes!("state-badge", class)} data-testid="group-state">{ state }</span></dd>
-            </div>
-            <div class="summary-item" title="Moves at each join, leave or subscription change (never at a static member's epoch -2 leave or return)">
-                <dt>{ "Group epoch" }</dt>
-                <dd class="num" data-testid="generation"><span data-testid="group-epoch">{ g.group_epoch }</span></dd>
-            </div>
+            { state_and_generation(snap) }
             <div class="summary-item" title="The epoch of the last target assignment the coordinator computed">
                 <dt>{ "Assignment epoch" }</dt>
                 <dd class="num" data-testid="assignment-epoch">{ g.assignment_epoch }</dd>
