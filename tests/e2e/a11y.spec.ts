@@ -80,11 +80,11 @@ for (const scheme of ["light", "dark"] as const) {
     expect(await axe(page)).toEqual([]);
     // Step 4: compare mode with its strip and verdict; step 5: the explorer.
     for (let i = 0; i < 3; i++) await button(page, "Next").click();
-    await expect(page.getByTestId("lesson")).toContainText("step 4 of 9");
+    await expect(page.getByTestId("lesson")).toContainText("step 4 of 10");
     await expect(page.getByTestId("compare-verdict")).toBeVisible();
     expect(await axe(page)).toEqual([]);
     await button(page, "Next").click();
-    await expect(page.getByTestId("lesson")).toContainText("step 5 of 9");
+    await expect(page.getByTestId("lesson")).toContainText("step 5 of 10");
     await expect(page.getByTestId("break-even-summary")).toBeVisible({ timeout: 60_000 });
     expect(await axe(page)).toEqual([]);
   });

@@ -75,7 +75,7 @@ test("the lesson walks the presets and compare mode, and continues in free play 
   await button(page, "Start lesson").click();
   const lesson = page.getByTestId("lesson");
   await expect(lesson).toBeVisible();
-  await expect(lesson).toContainText("step 1 of 9");
+  await expect(lesson).toContainText("step 1 of 10");
   await expect(lesson).toContainText("LeaveGroup");
   await expect(page.getByLabel("Scenario", { exact: true })).toHaveValue("rolling-restart-dynamic");
   expect(await virtualMs(page)).toBeGreaterThan(70_000);
@@ -86,10 +86,10 @@ test("the lesson walks the presets and compare mode, and continues in free play 
 
   // Back on the first step stays.
   await button(page, "Back").click();
-  await expect(lesson).toContainText("step 1 of 9");
+  await expect(lesson).toContainText("step 1 of 10");
 
   await button(page, "Next").click();
-  await expect(lesson).toContainText("step 2 of 9");
+  await expect(lesson).toContainText("step 2 of 10");
   await expect(page.getByLabel("Scenario", { exact: true })).toHaveValue("rolling-restart-static");
   await expect(page.getByTestId("generation").first()).toHaveText("1");
   await expect(page.locator(".panel-instances")).toHaveClass(/lesson-focus/);
@@ -98,7 +98,7 @@ test("the lesson walks the presets and compare mode, and continues in free play 
   await page.screenshot({ path: `${SHOTS}/lesson-2.png` });
 
   await button(page, "Next").click();
-  await expect(lesson).toContainText("step 3 of 9");
+  await expect(lesson).toContainText("step 3 of 10");
   await expect(page.getByTestId("pane")).toHaveCount(2);
   await expect(page.locator('[data-testid="pane"][data-label="static"]').getByTestId("rebalance-count")).toHaveText("1");
   await expectOutlineClear(page);
@@ -107,7 +107,7 @@ test("the lesson walks the presets and compare mode, and continues in free play 
   // Step 4: a stateful application, where a move costs a restore; the
   // verdict under the strip states both costs from this run.
   await button(page, "Next").click();
-  await expect(lesson).toContainText("step 4 of 9");
+  await expect(lesson).toContainText("step 4 of 10");
   await expect(page.getByLabel("Scenario", { exact: true })).toHaveValue("stateful-restart");
   await expect(page.getByTestId("pane")).toHaveCount(2);
   await expect(page.getByTestId("compare-verdict")).toContainText("Static membership costs less here");
@@ -116,7 +116,7 @@ test("the lesson walks the presets and compare mode, and continues in free play 
   await page.screenshot({ path: `${SHOTS}/lesson-4-stateful.png` });
 
   await button(page, "Next").click();
-  await expect(lesson).toContainText("step 5 of 9");
+  await expect(lesson).toContainText("step 5 of 10");
   await expect(page.getByTestId("pane")).toHaveCount(0);
   await expect(page.getByTestId("break-even")).toBeVisible();
   await expect(page.locator(".be-status")).not.toContainText("Running the simulator", { timeout: 60_000 });
@@ -138,26 +138,23 @@ test("the lesson walks the presets and compare mode, and continues in free play 
   await page.screenshot({ path: `${SHOTS}/lesson-5.png` });
 
   const steps = [
-    { n: 6, preset: "static-session-timeout", generation: "2" },
-    { n: 7, preset: "static-session-timeout", generation: "3" },
-    { n: 8, preset: "duplicate-instance-id", generation: "1" },
-    { n: 9, preset: "admin-remove", generation: "2" },
+    { n: 6, preset: "static-session-timeout", generation: "3" },
+    { n: 7, preset: "duplicate-instance-id", generation: "1" },
+    { n: 8, preset: "admin-remove", generation: "2" },
   ];
   for (const s of steps) {
     await button(page, "Next").click();
-    await expect(lesson).toContainText(`step ${s.n} of 9`);
+    await expect(lesson).toContainText(`step ${s.n} of 10`);
     await expect(page.getByLabel("Scenario", { exact: true })).toHaveValue(s.preset);
     await expect(page.getByTestId("generation").first()).toHaveText(s.generation);
     await expectOutlineClear(page);
     await page.screenshot({ path: `${SHOTS}/lesson-${s.n}.png` });
   }
   await expect(page.locator('[data-testid="member"][data-name="A"]')).toBeVisible();
-  await button(page, "Next").click();
-  await expect(lesson).toContainText("step 9 of 9");
 
   // Back to step 3 (compare), then continue in free play from exactly there.
-  for (let i = 0; i < 6; i++) await button(page, "Back").click();
-  await expect(lesson).toContainText("step 3 of 9");
+  for (let i = 0; i < 5; i++) await button(page, "Back").click();
+  await expect(lesson).toContainText("step 3 of 10");
   await button(page, "Step").click();
   const at = await virtualMs(page);
   await button(page, "Continue in free play").click();
@@ -185,10 +182,10 @@ test("the lesson works with the keyboard alone", async ({ page }) => {
   await page.keyboard.press("Tab");
   await expect(button(page, "Next")).toBeFocused();
   await page.keyboard.press("Enter");
-  await expect(lesson).toContainText("step 2 of 9");
+  await expect(lesson).toContainText("step 2 of 10");
   await expect(button(page, "Next")).toBeFocused();
   await page.keyboard.press("Enter");
-  await expect(lesson).toContainText("step 3 of 9");
+  await expect(lesson).toContainText("step 3 of 10");
   await page.keyboard.press("Tab");
   await expect(button(page, "Continue in free play")).toBeFocused();
   // Escape closes it where it stands; focus returns to Start lesson.
@@ -206,20 +203,56 @@ test("on a phone the lesson is a sheet along the bottom that leaves the outlined
   await button(page, "Start lesson").click();
   await expect(page.getByTestId("lesson")).toBeVisible();
   await button(page, "Next").click();
-  await expect(page.getByTestId("lesson")).toContainText("step 2 of 9");
+  await expect(page.getByTestId("lesson")).toContainText("step 2 of 10");
   for (let i = 3; i <= 9; i++) {
     await page.waitForTimeout(700);
     const sticking = (await clipped(page)).filter((t) => !t.startsWith("the time controls"));
     expect(sticking, `step ${i - 1}`).toEqual([]);
     await button(page, "Next").click();
-    await expect(page.getByTestId("lesson")).toContainText(`step ${i} of 9`);
+    await expect(page.getByTestId("lesson")).toContainText(`step ${i} of 10`);
   }
   for (let i = 0; i < 7; i++) await button(page, "Back").click();
-  await expect(page.getByTestId("lesson")).toContainText("step 2 of 9");
+  await expect(page.getByTestId("lesson")).toContainText("step 2 of 10");
   const box = await page.getByTestId("lesson").boundingBox();
   expect(box!.y + box!.height).toBeGreaterThan(843);
   expect(box!.height).toBeLessThan(844 * 0.45);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
   await page.screenshot({ path: `${SHOTS}/lesson-phone.png` });
+});
+
+test("the lesson ends with what changes under KIP-848, each step with its numbers", async ({ page }) => {
+  const problems = watchProblems(page);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto("/?scenario=kip345-restart&autoplay=0");
+  await button(page, "Start lesson").click();
+  const lesson = page.getByTestId("lesson");
+  for (let i = 1; i < 9; i++) await button(page, "Next").click();
+  // Step 9 opens in the bundle with consumer groups: the crash under
+  // classic beside the consumer protocol.
+  await expect(page).toHaveURL(/\/kip848\/.*lesson=9/);
+  await expect(lesson).toContainText("step 9 of 10");
+  await expect(page.getByTestId("group-protocol")).toHaveText("consumer");
+  const classic = page.locator('[data-testid="pane"][data-label="classic"]');
+  const consumer = page.locator('[data-testid="pane"][data-label="consumer"]');
+  await expect(classic).toHaveAttribute("data-protocol", "classic");
+  await expect(consumer).toHaveAttribute("data-protocol", "consumer");
+  await expect(consumer.getByTestId("group-epoch")).toHaveText("5");
+  await expect(button(page, "Compare classic vs consumer protocol")).toHaveAttribute("aria-pressed", "true");
+  const moves = (label: string) =>
+    page.locator(`[data-testid="compare-figure"][data-label="${label}"][data-figure="partition_moves"]`);
+  await expect(moves("classic")).toHaveAttribute("data-value", "0");
+  await expect(lesson).toContainText("group epoch 5");
+  await page.screenshot({ path: `${SHOTS}/lesson-9.png` });
+  await button(page, "Next").click();
+  await expect(lesson).toContainText("step 10 of 10");
+  await expect(page.locator('[data-testid="pane"][data-protocol="consumer"]')).toHaveCount(2);
+  await expect(page.locator('[data-testid="compare-figure"][data-label="static"][data-figure="all_stopped"]')).toHaveAttribute("data-value", "0");
+  await page.screenshot({ path: `${SHOTS}/lesson-10.png` });
+  // Back to the classic steps, in the same bundle.
+  await button(page, "Back").click();
+  await button(page, "Back").click();
+  await expect(lesson).toContainText("step 8 of 10");
+  await expect(page.getByTestId("group-protocol")).toHaveText("classic");
+  expect(problems).toEqual([]);
 });

@@ -160,17 +160,8 @@ fn the_stateful_step_shows_no_move_for_static_and_restores_for_dynamic() {
 }
 
 #[test]
-fn the_session_timeout_steps_show_the_removal_then_the_second_rebalance() {
+fn the_session_timeout_step_shows_the_removal_and_the_second_rebalance() {
     let s = at_step(6);
-    let snap = s.world.snapshot();
-    let ids: Vec<&str> = snap
-        .instances
-        .iter()
-        .map(|r| r.instance_id.as_str())
-        .collect();
-    assert_eq!(ids, ["B", "C"]);
-    assert_eq!(s.world.generation(), 2);
-    let s = at_step(7);
     assert_eq!(s.world.generation(), 3);
     let markers = s.run_timeline().markers;
     let rebalances = markers
@@ -184,7 +175,7 @@ fn the_session_timeout_steps_show_the_removal_then_the_second_rebalance() {
 
 #[test]
 fn the_duplicate_step_shows_a_fenced_and_a_copy_holding_its_partitions() {
-    let s = at_step(8);
+    let s = at_step(7);
     let snap = s.world.snapshot();
     let card = |n: &str| snap.consumers.iter().find(|c| c.name == n).unwrap();
     assert_eq!(card("A").state, ClientState::Fenced);
@@ -194,7 +185,7 @@ fn the_duplicate_step_shows_a_fenced_and_a_copy_holding_its_partitions() {
 
 #[test]
 fn the_admin_removal_step_shows_every_partition_with_a_or_b() {
-    let s = at_step(9);
+    let s = at_step(8);
     assert_eq!(s.world.generation(), 2);
     let snap = s.world.snapshot();
     assert!(snap
@@ -207,4 +198,51 @@ fn the_admin_removal_step_shows_every_partition_with_a_or_b() {
         .map(|r| r.instance_id.as_str())
         .collect();
     assert_eq!(ids, ["A", "B"]);
+}
+
+/// The KIP-848 steps: the crash beside the same crash under classic (the
+/// restart replaces the member there; here it is refused and the session
+/// removes the old member), and the rolling restart under the consumer
+/// protocol, static beside dynamic, with nobody stopped.
+#[test]
+fn the_kip848_steps_show_a_refused_restart_and_a_roll_that_stops_nobody() {
+    let s = at_step(9);
+    let c = s.compare().expect("compare mode is open");
+    let [classic, consumer] = [&c.panes[0], &c.panes[1]];
+    assert_eq!([classic.label, consumer.label], ["classic", "consumer"]);
+    let app1 = |w: &crate::sim::World| {
+        let snap = w.snapshot();
+        snap.consumers
+            .iter()
+            .find(|c| c.name == "app-1")
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(app1(&classic.world).state, ClientState::Stable);
+    assert_eq!(
+        app1(&consumer.world).fatal_error.map(|e| e.name()),
+        Some("UNRELEASED_INSTANCE_ID")
+    );
+    let g = consumer.world.consumer_group().unwrap().group();
+    assert_eq!(
+        g.group_epoch(),
+        5,
+        "the old member removed at its session's end"
+    );
+
+    let s = at_step(10);
+    let c = s.compare().expect("compare mode is open");
+    for pane in &c.panes {
+        assert!(pane.world.consumer_group().is_some());
+        assert_eq!(pane.world.metrics().all_stopped_ms, 0);
+    }
+    assert_eq!(
+        c.panes[0].world.metrics().partition_moves,
+        48,
+        "static: the forming's only"
+    );
+    assert!(
+        c.panes[1].world.metrics().partition_moves > 48,
+        "dynamic: the restarts' too"
+    );
 }

@@ -188,6 +188,7 @@ impl AppState {
                 self.mode.close_lesson();
                 return;
             }
+            (LessonMsg::Open(s), _) => s,
             (LessonMsg::Start, _) | (_, None) => LessonStep::FIRST,
             (LessonMsg::Next, Some(s)) => s.next(),
             (LessonMsg::Back, Some(s)) => s.back(),
@@ -201,13 +202,25 @@ impl AppState {
     /// says (the play speed is kept).
     fn show_lesson_step(&mut self, step: LessonStep) {
         let stage = step.stage();
-        let scenario = presets::preset(stage.preset).expect("the lesson's presets exist");
+        let Some(scenario) = presets::preset(stage.preset) else {
+            // A consumer-protocol preset in the page's first bundle: the
+            // step is taken, and the bundle with consumer groups opens it
+            // (ui::view::app::bundle, `&lesson=N`).
+            self.mode = Mode::Lesson {
+                step,
+                compare: None,
+            };
+            return;
+        };
         let speed = self.speed;
         *self = Self::with_scenario(scenario, Some(stage.preset.to_string()));
         self.speed = speed;
         self.seek_ms(stage.at_ms);
+        if stage.compare {
+            self.compare_mode = stage.difference;
+        }
         let compare = match stage.compare {
-            true => Compare::of_state(CompareMode::StaticVsDynamic, self).ok(),
+            true => Compare::of_state(stage.difference, self).ok(),
             false => None,
         };
         self.mode = Mode::Lesson {

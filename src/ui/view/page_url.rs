@@ -2,6 +2,7 @@
 //! preset, embed mode, a shared scenario; and the app state it opens on.
 
 use crate::scenario::presets;
+use crate::ui::model::lesson::{LessonMsg, LessonStep};
 use crate::ui::model::share::open_link;
 use crate::ui::model::{AppState, Msg};
 
@@ -26,6 +27,8 @@ pub struct PageUrl {
     pub controls: bool,
     /// `?live=ws://127.0.0.1:9093`: shows a running `groupscope broker`'s group.
     pub live: Option<String>,
+    /// `&lesson=N`: the guided lesson open at step N (from 1).
+    pub lesson: Option<usize>,
 }
 
 /// Whether the reader asked for less motion (`prefers-reduced-motion`).
@@ -64,6 +67,7 @@ impl PageUrl {
             speed: get("speed").and_then(|s| s.trim().parse().ok()),
             controls: get("controls").is_none_or(|v| v != "0" && v != "false"),
             live: get("live").filter(|v| !v.is_empty()),
+            lesson: get("lesson").and_then(|n| n.trim().parse().ok()),
         };
         url.apply_theme();
         url
@@ -101,6 +105,9 @@ impl PageUrl {
             }
             None => AppState::new(self.scenario.as_deref()),
         };
+        if let Some(step) = self.lesson.and_then(LessonStep::numbered) {
+            state.update(Msg::Lesson(LessonMsg::Open(step)));
+        }
         if let Some(speed) = self.speed {
             state.update(Msg::SetSpeed(speed));
         }

@@ -13,6 +13,8 @@
 
 pub mod guide;
 
+use crate::ui::model::compare::CompareMode;
+
 /// The part of the page a lesson step outlines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Region {
@@ -72,6 +74,8 @@ pub struct Stage {
     pub at_ms: u64,
     /// Compare mode is open.
     pub compare: bool,
+    /// What compare mode's panes differ in, when it is open.
+    pub difference: CompareMode,
     /// The break-even explorer is open.
     pub break_even: bool,
     /// The part of the page outlined (the text names it).
@@ -79,7 +83,7 @@ pub struct Stage {
 }
 
 /// The steps, in order.
-pub const STAGES: [Stage; 9] = [
+pub const STAGES: [Stage; 10] = [
     Stage {
         title: "A dynamic rolling restart",
         text: "Twelve consumers without group.instance.id are restarted one by one, each down 20 s; \
@@ -91,6 +95,7 @@ pub const STAGES: [Stage; 9] = [
         preset: "rolling-restart-dynamic",
         at_ms: 75_000,
         compare: false,
+        difference: CompareMode::StaticVsDynamic,
         break_even: false,
         region: Region::Group,
     },
@@ -105,6 +110,7 @@ pub const STAGES: [Stage; 9] = [
         preset: "rolling-restart-static",
         at_ms: 85_000,
         compare: false,
+        difference: CompareMode::StaticVsDynamic,
         break_even: false,
         region: Region::Instances,
     },
@@ -118,6 +124,7 @@ pub const STAGES: [Stage; 9] = [
         preset: "rolling-restart-static",
         at_ms: 200_000,
         compare: true,
+        difference: CompareMode::StaticVsDynamic,
         break_even: false,
         region: Region::Compare,
     },
@@ -133,6 +140,7 @@ pub const STAGES: [Stage; 9] = [
         preset: "stateful-restart",
         at_ms: 60_000,
         compare: true,
+        difference: CompareMode::StaticVsDynamic,
         break_even: false,
         region: Region::Compare,
     },
@@ -149,31 +157,23 @@ pub const STAGES: [Stage; 9] = [
         preset: "slow-restart-static",
         at_ms: 100_000,
         compare: false,
+        difference: CompareMode::StaticVsDynamic,
         break_even: true,
         region: Region::BreakEven,
     },
     Stage {
         title: "A restart slower than the session",
         text: "Static A needs 90 s to come back (a slow image pull), but session.timeout.ms is 45 s. \
-               When the session expires the coordinator removes A together with its instance-id \
-               mapping, and a rebalance hands A's partitions to B and C. Outlined: the Static members \
-               table — only B and C are left, and the generation is 2.",
-        preset: "static-session-timeout",
-        at_ms: 75_000,
-        compare: false,
-        break_even: false,
-        region: Region::Instances,
-    },
-    Stage {
-        title: "…and back as a stranger",
-        text: "When A returns it is a brand-new static member, and joining triggers a second \
-               rebalance (generation 3). A restart longer than the session costs the stall plus two \
-               rebalances: set session.timeout.ms above your longest restart, and no higher than \
-               needed — it is also how long a real crash goes unnoticed. Outlined: the run timeline \
-               — its rebalance markers at the expiry and at A's return.",
+               When the session expires the coordinator removes A with its instance-id mapping, and a \
+               rebalance hands A's partitions to B and C; when A returns it is a brand-new static \
+               member, and its join is a second rebalance (generation 3). A restart longer than the \
+               session costs the stall plus two rebalances: set session.timeout.ms above your longest \
+               restart, and no higher than needed — it is also how long a real crash goes unnoticed. \
+               Outlined: the run timeline — its rebalance markers at the expiry and at A's return.",
         preset: "static-session-timeout",
         at_ms: 120_000,
         compare: false,
+        difference: CompareMode::StaticVsDynamic,
         break_even: false,
         region: Region::Timeline,
     },
@@ -187,6 +187,7 @@ pub const STAGES: [Stage; 9] = [
         preset: "duplicate-instance-id",
         at_ms: 25_000,
         compare: false,
+        difference: CompareMode::StaticVsDynamic,
         break_even: false,
         region: Region::Consumers,
     },
@@ -196,12 +197,44 @@ pub const STAGES: [Stage; 9] = [
                stall until session.timeout.ms (5 min here). At 25 s an operator removes both in one \
                LeaveGroup v3 batch by group.instance.id (Admin.removeMembersFromConsumerGroup): one \
                rebalance, and A and B take over at once. Outlined: the Assignment grid — every \
-               partition belongs to A or B again. Continue in free play to try your own.",
+               partition belongs to A or B again.",
         preset: "admin-remove",
         at_ms: 30_000,
         compare: false,
+        difference: CompareMode::StaticVsDynamic,
         break_even: false,
         region: Region::Assignment,
+    },
+    Stage {
+        title: "KIP-848: the -2 leave, or a crash refused",
+        text: "Kafka 4's consumer protocol (group.protocol=consumer, KIP-848) has no JoinGroup: every \
+               member heartbeats, and a static member that closes sends epoch -2, leaving for now with \
+               its place and partitions kept. Here app-1 is killed instead: no -2, so its member stays \
+               active and the restarted process is refused with UNRELEASED_INSTANCE_ID, which is fatal; \
+               its partitions wait until the group's session (45 s, at most 60 s by default) removes \
+               the old member. Outlined: the compare section — the same crash under classic, where the \
+               restart simply replaces the member, beside the consumer protocol.",
+        preset: "consumer-crash-restart",
+        at_ms: 75_000,
+        compare: true,
+        difference: CompareMode::ClassicVsConsumer,
+        break_even: false,
+        region: Region::Compare,
+    },
+    Stage {
+        title: "KIP-848: a rolling restart stops nobody",
+        text: "The rolling restart again under the consumer protocol, static beside dynamic. Neither \
+               stops the group: only the partitions that move pause. The static pods move nothing, \
+               each one's two partitions waiting out its 20 s; the dynamic ones move four partitions \
+               per pod, each pausing for a batch and a heartbeat. Outlined: the compare section — \
+               without state dynamic loses less time here, but every move is a restore for a stateful \
+               application. Continue in free play to try your own.",
+        preset: "consumer-rolling-restart-static",
+        at_ms: 200_000,
+        compare: true,
+        difference: CompareMode::StaticVsDynamic,
+        break_even: false,
+        region: Region::Compare,
     },
 ];
 
@@ -212,6 +245,13 @@ pub struct LessonStep(usize);
 impl LessonStep {
     /// The first step.
     pub const FIRST: LessonStep = LessonStep(0);
+
+    /// Step `number` (from 1), if there is one.
+    pub fn numbered(number: usize) -> Option<LessonStep> {
+        (1..=STAGES.len())
+            .contains(&number)
+            .then(|| LessonStep(number - 1))
+    }
 
     /// The step's content.
     pub fn stage(self) -> &'static Stage {
@@ -255,4 +295,6 @@ pub enum LessonMsg {
     Back,
     /// `Continue in free play` (or Escape): closes the lesson where it stands.
     Close,
+    /// Opens this step (an address's `&lesson=N`).
+    Open(LessonStep),
 }

@@ -15,11 +15,26 @@ pub fn elsewhere(state: &AppState) -> Option<String> {
     let compares_protocols = state
         .compare()
         .is_some_and(|c| c.mode == crate::ui::model::compare::CompareMode::ClassicVsConsumer);
-    let needs_groups = state.group_protocol() == GroupProtocol::Consumer || compares_protocols;
+    let lesson = state
+        .lesson_step()
+        .filter(|s| crate::scenario::presets::is_kip848(s.stage().preset));
+    let needs_groups =
+        state.group_protocol() == GroupProtocol::Consumer || compares_protocols || lesson.is_some();
     if KIP848 || !needs_groups || state.is_protocol() {
         return None;
     }
     let location = web_sys::window()?.location();
+    if let Some(step) = lesson {
+        // The lesson's step opens there, on its own preset.
+        let search = location.search().unwrap_or_default();
+        let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
+        params.set("scenario", step.stage().preset);
+        params.set("lesson", &step.number().to_string());
+        params.set("autoplay", "0");
+        let dir = location.pathname().ok()?;
+        let dir = &dir[..dir.rfind('/').map_or(0, |i| i + 1)];
+        return Some(format!("{dir}kip848/?{}", String::from(params.to_string())));
+    }
     let path = location.pathname().ok()?;
     let dir = &path[..path.rfind('/').map_or(0, |i| i + 1)];
     let search = location.search().unwrap_or_default();
