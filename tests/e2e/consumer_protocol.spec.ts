@@ -169,6 +169,33 @@ test("compare mode sets the protocol as the difference: classic and consumer pan
   expect(problems).toEqual([]);
 });
 
+test("the break-even explorer draws the consumer protocol's curves, its cliff at the group's 60 s session cap", async ({ page }) => {
+  const problems = watchProblems(page);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto("/kip848/?scenario=restart-90s&autoplay=0");
+  const open = page.getByRole("button", { name: "Break-even explorer", exact: true });
+  await open.click();
+  await expect(page.getByTestId("break-even-summary")).toBeVisible({ timeout: 60_000 });
+  const chart = page.getByTestId("break-even");
+  for (const name of ["static", "dynamic"]) {
+    expect(await chart.locator(`[data-series="${name}"] circle`).count()).toBeGreaterThan(3);
+  }
+  // Past the group's session cap a static restart costs rebalances and
+  // moves: its cost per restart second drops below the down time it stalls.
+  const points = await chart.locator('[data-series="static"] circle').evaluateAll((cs) =>
+    cs.map((c) => [Number(c.getAttribute("data-restart-ms")), Number(c.getAttribute("data-cost-ms"))]),
+  );
+  const within = points.filter(([r]) => r > 10_000 && r < 55_000);
+  const past = points.filter(([r]) => r > 70_000);
+  expect(within.length).toBeGreaterThan(0);
+  expect(past.length).toBeGreaterThan(0);
+  for (const [r, c] of within) expect(c).toBeGreaterThanOrEqual(2 * r * 0.98);
+  for (const [r, c] of past) expect(c).toBeLessThan(2 * r);
+  await chart.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/break-even-consumer.png` });
+  expect(problems).toEqual([]);
+});
+
 for (const scheme of ["light", "dark"] as const) {
   test(`the consumer group's views have no axe violations and are shot (${scheme})`, async ({ page }) => {
     await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });

@@ -201,11 +201,18 @@ pub fn insert_points(points: &mut Vec<SweepPoint>, more: Vec<SweepPoint>) {
     }
 }
 
-/// The session timeout the scenario's consumers use (the first one's).
+/// The session timeout the scenario's consumers use (the first one's):
+/// under the consumer protocol the group's (KIP-848: the client's is not
+/// used; `consumer_session_timeout_ms`, at most 60 s by default), which is
+/// where a static member's restart starts to cost rebalances.
 pub fn session_ms(file: &ScenarioFile) -> u64 {
-    file.consumers
-        .as_deref()
-        .and_then(|c| c.first())
+    let first = file.consumers.as_deref().and_then(|c| c.first());
+    if first.is_some_and(|c| {
+        crate::scenario::simulation::protocol_of(c, file) == crate::sim::GroupProtocol::Consumer
+    }) {
+        return file.config.consumer_session_timeout_ms;
+    }
+    first
         .and_then(|c| c.session_timeout_ms)
         .unwrap_or(file.config.session_timeout_ms)
 }
@@ -477,6 +484,16 @@ mod tests {
     }
     use crate::scenario::presets::preset;
     use crate::scenario::sweep::break_even;
+
+    #[test]
+    fn the_consumer_protocols_cliff_is_the_groups_session_not_the_clients() {
+        let file = crate::scenario::presets::preset("restart-90s").unwrap();
+        assert_eq!(session_ms(&file), 60_000, "the group's cap");
+        let classic =
+            crate::ui::model::protocol::with_protocol(&file, crate::sim::GroupProtocol::Classic)
+                .unwrap();
+        assert_eq!(session_ms(&classic), 120_000, "the client's session");
+    }
 
     #[test]
     fn the_sweep_reaches_past_twice_the_session_timeout() {
