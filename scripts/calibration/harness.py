@@ -5,6 +5,7 @@ the metrics GroupScope's summary reports, with the simulator's definitions
 (src/sim/metrics.rs, spec/scenario-format.md "The trace").
 
     harness.py run SCENARIO --runs K --out DIR [--bootstrap HOST:PORT] [--broker-log FILE]
+                   [--client-debug CONTEXTS]   # librdkafka's debug log beside each consumer's events
     harness.py metrics EVENTS.ndjson        # the figures of one recorded run
     harness.py self-test                    # the metrics on hand-made event logs
 
@@ -26,12 +27,37 @@ of each assigned partition is logged too, to show how far behind the
 callback real consumption starts. Rebalances are read from the broker's log
 ("Preparing to rebalance group G"), one per entry into PreparingRebalance,
 as the simulator counts them.
+
+A story whose consumers speak the consumer protocol (KIP-848: "group_protocol":
+"consumer", at the top level or on every consumer) is played by librdkafka
+consumers with group.protocol=consumer, which refuse session.timeout.ms,
+heartbeat.interval.ms and partition.assignment.strategy (the group's config
+decides; the broker must run with the story's consumer_* config, which the
+harness checks in the broker's log). Their rebalance callbacks are
+incremental (on_assign gives the partitions added, on_revoke those taken
+away); the holding rules above work on those as they are. A close sends the
+leave heartbeat: epoch -2 for a static member (it stays in the group, away,
+with its partitions), -1 for a dynamic one. Rebalances and moves follow the
+simulator's definitions for a consumer group: from the broker's target
+assignments ("Computed a new target assignment for epoch N", whose members
+and partitions the broker logs with GroupMetadataManager at DEBUG), a
+rebalance is a target that gives some partition to another consumer than
+the last one did, a move is each such partition; member ids are mapped to
+consumers by the ids the consumers report (librdkafka makes its own).
+The moves the consumers saw through their callbacks are kept too
+(assigned_moves).
+
+Before a story's first run one consumer joins a group of its own and leaves
+(warm_up): a fresh broker creates its offsets topic at the first
+FindCoordinator, which would otherwise delay the first consumer of the first
+run and reorder its joins.
 """
 
 import argparse
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import time
@@ -57,6 +83,7 @@ def load_story(path):
         sys.exit(f"{path}: not a simulation scenario (no actions)")
     cfg = sc.get("config", {})
     consumers = {}
+    protocols = set()
     for c in sc["consumers"]:
         unknown = set(c) - {
             "name",
@@ -68,13 +95,22 @@ def load_story(path):
             "client_id",
             "assignors",
             "version",
+            "group_protocol",
         }
         if unknown:
             sys.exit(f"{path}: consumer {c['name']}: the harness cannot play {sorted(unknown)}")
-        if c.get("version", 5) != 5:
-            sys.exit(f"{path}: consumer {c['name']}: librdkafka sends JoinGroup v5; the story must say version 5")
-        if c.get("assignors", ["range"]) != ["range"]:
-            sys.exit(f"{path}: consumer {c['name']}: only the range assignor (eager) is played")
+        proto = c.get("group_protocol", sc.get("group_protocol", "classic"))
+        protocols.add(proto)
+        if proto == "consumer":
+            # The group's config decides (librdkafka refuses these settings).
+            for key in ("session_timeout_ms", "heartbeat_interval_ms", "assignors", "version"):
+                if key in c:
+                    sys.exit(f"{path}: consumer {c['name']}: {key} is not played under the consumer protocol")
+        else:
+            if c.get("version", 5) != 5:
+                sys.exit(f"{path}: consumer {c['name']}: librdkafka sends JoinGroup v5; the story must say version 5")
+            if c.get("assignors", ["range"]) != ["range"]:
+                sys.exit(f"{path}: consumer {c['name']}: only the range assignor (eager) is played")
         p = c.get("processing_ms", 0)
         lo, hi = (p, p) if isinstance(p, int) else (p["min"], p["max"])
         consumers[c["name"]] = {
@@ -87,6 +123,7 @@ def load_story(path):
                 "rebalance_timeout_ms", cfg.get("rebalance_timeout_ms", 300000)
             ),
             "processing": [lo, hi],
+            "protocol": proto,
             "schedule": [],
         }
     end_ms = None
@@ -105,8 +142,24 @@ def load_story(path):
         sys.exit(f"{path}: the story needs an end action")
     if len(sc["topics"]) != 1:
         sys.exit(f"{path}: one topic only")
+    if len(protocols) != 1:
+        sys.exit(f"{path}: the consumers must all speak one group protocol, not {sorted(protocols)}")
+    protocol = protocols.pop()
+    group_config = {}
+    if protocol == "consumer":
+        # The broker-wide settings the run needs (scripts/calibrate --protocol
+        # consumer starts the broker with them; run_once checks its log).
+        group_config = {
+            "group.consumer.session.timeout.ms": cfg.get("consumer_session_timeout_ms", 45000),
+            "group.consumer.heartbeat.interval.ms": cfg.get("consumer_heartbeat_interval_ms", 5000),
+            "group.consumer.assignors": cfg.get("consumer_assignors", ["uniform", "range"]),
+            "group.consumer.assignment.interval.ms": 0,
+            "group.consumer.assignor.offload.enable": False,
+        }
     return {
         "name": sc["name"],
+        "protocol": protocol,
+        "group_config": group_config,
         "partitions": sc["topics"][0]["partitions"],
         "consumers": list(consumers.values()),
         "end_ms": end_ms,
@@ -130,6 +183,14 @@ def worker(plan):
     def emit(ev, **kw):
         log.write(json.dumps({"t": now_ms() - t0, "consumer": c["name"], "ev": ev, **kw}) + "\n")
         log.flush()
+
+    if plan.get("debug"):
+        # librdkafka writes its debug lines to stderr itself, from its own
+        # threads, stamped when they happen ("%7|<epoch s.ms>|..."); a Python
+        # logger would only see them when consume() serves its queue.
+        fd = os.open(plan["out"] + ".debug.log", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        os.dup2(fd, 2)
+        os.close(fd)
 
     schedule = sorted(c["schedule"])
     end_at = t0 + plan["end_ms"]
@@ -156,25 +217,46 @@ def worker(plan):
             "bootstrap.servers": plan["bootstrap"],
             "group.id": plan["group"],
             "client.id": c["client_id"],
-            "session.timeout.ms": c["session_timeout_ms"],
-            "heartbeat.interval.ms": c["heartbeat_interval_ms"],
             "max.poll.interval.ms": c["rebalance_timeout_ms"],
-            "partition.assignment.strategy": "range",
             "auto.offset.reset": "earliest",
             "enable.auto.commit": True,
             "enable.partition.eof": False,
         }
+        if c.get("protocol", "classic") == "consumer":
+            # KIP-848: the group's config decides the session and the
+            # heartbeat interval, the broker's assignor the assignment;
+            # librdkafka refuses the three classic settings.
+            conf["group.protocol"] = "consumer"
+        else:
+            conf["session.timeout.ms"] = c["session_timeout_ms"]
+            conf["heartbeat.interval.ms"] = c["heartbeat_interval_ms"]
+            conf["partition.assignment.strategy"] = "range"
         if c["instance_id"]:
             conf["group.instance.id"] = c["instance_id"]
+        if plan.get("debug"):
+            conf["debug"] = plan["debug"]
+            conf["log_level"] = 7
         emit("start")
         cons = Consumer(conf)
         cons.subscribe([plan["topic"]], on_assign=on_assign, on_revoke=on_revoke, on_lost=on_lost)
+        note_member(cons)
         return cons
+
+    member_id = [None]
+
+    def note_member(cons):
+        """The member id the client uses (librdkafka makes its own under the
+        consumer protocol; classic: the coordinator's), when it changes."""
+        mid = cons.memberid()
+        if mid and mid != member_id[0]:
+            member_id[0] = mid
+            emit("member", member_id=mid)
 
     def close(cons):
         emit("close")
         unseen.clear()
         cons.close()
+        member_id[0] = None
         emit("closed")
 
     def next_due():
@@ -197,6 +279,7 @@ def worker(plan):
             continue
         wait = max(0.0, min(next_due(), end_at) - t)
         msgs = consumer.consume(num_messages=BATCH_RECORDS, timeout=min(0.1, wait / 1000.0))
+        note_member(consumer)
         got = [m for m in msgs if m.error() is None]
         for m in got:
             if m.partition() in unseen:
@@ -219,7 +302,7 @@ def worker(plan):
 # ---------------------------------------------------------------------------
 
 
-def prepare_topic(bootstrap, topic, partitions):
+def prepare_topic(bootstrap, topic, partitions, records=RECORDS_PER_PARTITION):
     from confluent_kafka import Producer
     from confluent_kafka.admin import AdminClient, NewTopic
 
@@ -230,7 +313,7 @@ def prepare_topic(bootstrap, topic, partitions):
     prod = Producer({"bootstrap.servers": bootstrap, "linger.ms": 20})
     payload = b"x" * 16
     for p in range(partitions):
-        for _ in range(RECORDS_PER_PARTITION):
+        for _ in range(records):
             while True:
                 try:
                     prod.produce(topic, payload, partition=p)
@@ -242,6 +325,32 @@ def prepare_topic(bootstrap, topic, partitions):
         sys.exit(f"{left} records not delivered to {topic}")
 
 
+def warm_up(bootstrap, protocol):
+    """One consumer joins a group of its own and leaves before the first
+    run: a fresh broker creates its offsets topic and loads its group
+    coordinator at the first FindCoordinator, which takes its first caller
+    half a second or more (it retries), long enough to reorder the story's
+    joins on the first run after a broker start. Once in a broker's life,
+    not part of a story."""
+    from confluent_kafka import Consumer
+
+    tag = uuid.uuid4().hex[:8]
+    topic = f"cal-warm-up-{tag}"
+    prepare_topic(bootstrap, topic, 1, records=1)
+    conf = {"bootstrap.servers": bootstrap, "group.id": topic, "auto.offset.reset": "earliest"}
+    if protocol == "consumer":
+        conf["group.protocol"] = "consumer"
+    assigned = []
+    cons = Consumer(conf)
+    cons.subscribe([topic], on_assign=lambda c, parts: assigned.extend(parts))
+    deadline = time.time() + 60
+    while not assigned and time.time() < deadline:
+        cons.poll(0.1)
+    cons.close()
+    if not assigned:
+        sys.exit(f"warm-up: a consumer of {topic} got no partition within 60 s")
+
+
 def broker_time(line):
     """Epoch ms of a broker log line ("[2026-11-30 21:56:57,029] INFO ...",
     the JVM's local time, which is this process's local time too)."""
@@ -250,7 +359,73 @@ def broker_time(line):
     return secs * 1000.0 + int(stamp[20:23])
 
 
-def run_once(story, bootstrap, out_dir, index, broker_log):
+def check_broker_config(story, broker_log):
+    """A consumer-protocol story needs the broker to run with its group
+    config (and a target computed in the heartbeat that moves the epoch, as
+    the simulator does): read the values the broker logged at start-up."""
+    if not story["group_config"]:
+        return
+    if not broker_log or not os.path.exists(broker_log):
+        sys.exit("a consumer-protocol story needs --broker-log (the targets are read from it)")
+    with open(broker_log, "rb") as f:
+        head = f.read(4_000_000).decode("utf-8", "replace")
+    for key, want in story["group_config"].items():
+        m = re.search(r"^\s*" + re.escape(key) + r" = (.*)$", head, re.M)
+        if not m:
+            sys.exit(f"{broker_log}: the broker did not log {key}; is it Kafka 4.x?")
+        got = m.group(1).strip()
+        if isinstance(want, bool):
+            want = str(want).lower()
+        elif isinstance(want, list):
+            want = "[" + ", ".join(want) + "]"
+        if got != str(want):
+            sys.exit(f"the broker runs with {key} = {got}, the story needs {want} (scripts/calibrate --protocol consumer sets it)")
+
+
+# The consumer group's lines of a Kafka 4.4 broker log (GroupMetadataManager).
+TARGET_RE = re.compile(r"Computed a new target assignment for epoch (\d+) with '([^']*)' assignor in \d+ms(?:: (\{.*\}))?\.")
+MEMBER_ASSIGNMENT_RE = re.compile(r"([^\s{},=]+)=MemberAssignment\(partitions=\{(.*?)\}\)")
+EPOCH_RE = re.compile(r"Bumped group epoch to (\d+)")
+
+
+def target_owners(text):
+    """A logged target assignment ("{m1=MemberAssignment(partitions={topicId=[0, 1]}), ...}")
+    as {member id: [partitions]} (one topic)."""
+    out = {}
+    for mid, parts in MEMBER_ASSIGNMENT_RE.findall(text):
+        out[mid] = sorted(int(x) for x in re.findall(r"\d+", re.sub(r"[^=\[\]]*=", "", parts)))
+    return out
+
+
+def consumer_group_events(line, group, t):
+    """The events a consumer group's broker log line stands for."""
+    tag = f"[GroupId {group}] "
+    if tag not in line:
+        return []
+    msg = line.split(tag, 1)[1]
+    m = TARGET_RE.search(msg)
+    if m:
+        e = {"t": t, "ev": "broker_target", "epoch": int(m.group(1)), "assignor": m.group(2)}
+        if m.group(3) is not None:
+            e["assignment"] = target_owners(m.group(3))
+        return [e]
+    m = EPOCH_RE.search(msg)
+    if m:
+        return [{"t": t, "ev": "broker_generation", "generation": int(m.group(1))}]
+    for key, ev in (
+        ("temporarily left the consumer group", "broker_static_leave"),
+        ("left the consumer group", "broker_leave"),
+        ("re-joins the consumer group", "broker_static_rejoin"),
+        ("joins the consumer group", "broker_join"),
+        ("fenced from the group", "broker_fenced"),
+        ("new assignment state", "broker_member_state"),
+    ):
+        if key in msg:
+            return [{"t": t, "ev": ev, "line": msg.strip()}]
+    return []
+
+
+def run_once(story, bootstrap, out_dir, index, broker_log, client_debug=None):
     tag = uuid.uuid4().hex[:8]
     topic = f"cal-{story['name']}-{tag}"
     group = f"cal-{story['name']}-{tag}"
@@ -270,6 +445,7 @@ def run_once(story, bootstrap, out_dir, index, broker_log):
             "group": group,
             "topic": topic,
             "out": os.path.join(run_dir, f"{c['name']}.ndjson"),
+            "debug": client_debug,
         }
         procs.append(subprocess.Popen([sys.executable, __file__, "worker", json.dumps(plan)]))
     failed = [p for p in procs if p.wait() != 0]
@@ -285,6 +461,10 @@ def run_once(story, bootstrap, out_dir, index, broker_log):
             f.seek(log_start)
             text = f.read().decode("utf-8", "replace")
         for line in text.splitlines():
+            if story["protocol"] == "consumer":
+                if f"[GroupId {group}] " in line:
+                    events.extend(consumer_group_events(line, group, broker_time(line) - t0))
+                continue
             if f"Preparing to rebalance group {group} " in line:
                 events.append({"t": broker_time(line) - t0, "ev": "broker_rebalance", "line": line})
             elif f"Stabilized group {group} generation" in line:
@@ -293,7 +473,7 @@ def run_once(story, bootstrap, out_dir, index, broker_log):
     events.sort(key=lambda e: e["t"])
     with open(os.path.join(run_dir, "events.ndjson"), "w") as f:
         f.write(json.dumps({"ev": "story", "partitions": story["partitions"], "end_ms": story["end_ms"],
-                            "group": group, "topic": topic}) + "\n")
+                            "group": group, "topic": topic, "protocol": story["protocol"]}) + "\n")
         for e in events:
             f.write(json.dumps(e) + "\n")
     return metrics(story["partitions"], story["end_ms"], events)
@@ -324,6 +504,13 @@ def metrics(partitions, end_ms, events):
     rejoining = {}  # restarted consumer -> when it started again
     restart_join = []
     last_t = 0.0
+    # A consumer group (KIP-848): rebalances and moves are the broker's
+    # targets', by consumer (each client reports the member id it uses).
+    consumer_group = any(e["ev"] == "broker_target" for e in events)
+    consumer_of = {e["member_id"]: e["consumer"] for e in events if e["ev"] == "member"}
+    target_grid = [None] * partitions
+    target_moves = 0
+    targets_seen = True  # every target's members and partitions were in the log
 
     def account(t):
         nonlocal last_t, started_up
@@ -349,6 +536,22 @@ def metrics(partitions, end_ms, events):
             continue
         if e["ev"] == "broker_generation":
             m["generation_id"] = max(m["generation_id"], e["generation"])
+            continue
+        if e["ev"] == "broker_target":
+            if "assignment" not in e:
+                targets_seen = False  # logged at INFO: no members; counted, moves unknown
+                m["rebalances"] += 1
+                continue
+            grid = [None] * partitions
+            for mid, ps in e["assignment"].items():
+                for p in ps:
+                    grid[p] = consumer_of.get(mid, "?" + mid)
+            if grid != target_grid:
+                m["rebalances"] += 1
+                target_moves += sum(1 for old, new in zip(target_grid, grid) if old is not None and new != old)
+                target_grid = grid
+            continue
+        if e["ev"].startswith("broker_") or e["ev"] == "member":
             continue
         account(e["t"])
         who = e.get("consumer")
@@ -382,6 +585,15 @@ def metrics(partitions, end_ms, events):
     account(end_ms)
     if not started_up:
         sys.stderr.write("warning: the group never had every partition consumed at once\n")
+    if consumer_group:
+        # The simulator's definition: moves between targets. What the
+        # consumers' callbacks showed is kept beside it.
+        m["assigned_moves"] = m["partition_moves"]
+        if targets_seen:
+            m["partition_moves"] = target_moves
+        else:
+            sys.stderr.write("warning: the broker logged targets without their members (GroupMetadataManager at INFO): "
+                             "partition_moves counts the callbacks' moves\n")
     out = {k: (round(v) if isinstance(v, float) else v) for k, v in m.items()}
     out["unavailable_after_startup_ms"] = out["partition_unavailable_ms"] - out["startup_unavailable_ms"]
     if first_record_lag:
@@ -396,24 +608,53 @@ def median(xs):
     return round(xs[len(xs) // 2])
 
 
-def restart_join_ms(trace_lines):
-    """The simulator's counterpart of restart_join_ms_median: from a restarted
-    consumer's start to its first assignment, from the trace's client events."""
+TAKES_RE = re.compile(r"takes (.*?) \(after fetching")
+
+
+def taken(e):
+    """The partitions a simulated consumer-protocol client takes at a
+    reconciliation (its `reconciled` event says them in words only)."""
+    m = TAKES_RE.search(e.get("text", ""))
+    return [int(p.rsplit("-", 1)[1]) for p in m.group(1).split(", ")] if m else []
+
+
+def sim_client_figures(trace_lines, end_ms):
+    """The simulator's counterparts of two figures the real consumers show,
+    from the trace's client events: restart_join_ms_median (from a restarted
+    consumer's start to its first assignment: classic `assigned`, or a
+    consumer-protocol `reconciled` that takes partitions) and, for the
+    consumer protocol, assigned_moves (partitions taken by another consumer
+    than the last one that took them, as the real callbacks count)."""
     evs = []
     for line in trace_lines:
         e = json.loads(line)
-        if e.get("event") == "client" and e.get("action") in ("start", "assigned"):
-            evs.append({"t": e["at_ms"], "consumer": e["consumer"], "ev": e["action"], "partitions": []})
+        if e.get("event") != "client" or e.get("at_ms", 0) > end_ms:
+            continue
+        if e.get("action") in ("start", "assigned"):
+            evs.append({"t": e["at_ms"], "consumer": e["consumer"], "ev": e["action"], "partitions": None})
+        elif e.get("action") == "reconciled" and taken(e):
+            evs.append({"t": e["at_ms"], "consumer": e["consumer"], "ev": "reconciled", "partitions": taken(e)})
     starts, rejoining, joins = {}, {}, []
+    owner, moves, consumer_protocol = {}, 0, False
     for e in evs:
         who = e["consumer"]
         if e["ev"] == "start":
             starts[who] = starts.get(who, 0) + 1
             if starts[who] > 1:
                 rejoining[who] = e["t"]
-        elif who in rejoining:
+            continue
+        if who in rejoining:
             joins.append(e["t"] - rejoining.pop(who))
-    return median(joins) if joins else None
+        if e["ev"] == "reconciled":
+            consumer_protocol = True
+            for p in e["partitions"]:
+                if owner.get(p, who) != who:
+                    moves += 1
+                owner[p] = who
+    out = {"restart_join_ms_median": median(joins) if joins else None}
+    if consumer_protocol:
+        out["assigned_moves"] = moves
+    return out
 
 
 def self_test():
@@ -455,6 +696,72 @@ def self_test():
     }
     if got != want:
         sys.exit(f"self-test failed:\n got  {got}\n want {want}")
+
+    # A consumer group (KIP-848), incremental callbacks, 4 partitions. A
+    # takes all, B joins: the target gives B 2 and 3; A revokes them at
+    # 1000, B gets them at 1500. A static restart of B (-2): B's partitions
+    # wait 2000 ms, no target. Then a dynamic member C joins: one target
+    # gives C partition 1 and, before A let it go, the next gives it to B
+    # instead (C left again): two target moves, while no callback ever gave
+    # it to C. Targets are read from the broker's log lines themselves.
+    lines = [
+        "[2026-12-06 10:00:00,050] INFO [GroupCoordinator id=1 topic=__consumer_offsets partition=0] "
+        "[GroupId g] Bumped group epoch to 2 with metadata hash 5. (org.apache.kafka.coordinator.group.GroupMetadataManager)",
+        "[2026-12-06 10:00:00,050] DEBUG [GroupCoordinator id=1 topic=__consumer_offsets partition=0] "
+        "[GroupId g] Computed a new target assignment for epoch 2 with 'uniform' assignor in 0ms: "
+        "{mA=MemberAssignment(partitions={Xy_z-1Q=[0, 1, 2, 3]})}. (org.apache.kafka.coordinator.group.GroupMetadataManager)",
+        "[2026-12-06 10:00:00,400] DEBUG [GroupCoordinator id=1 topic=__consumer_offsets partition=0] "
+        "[GroupId g] Computed a new target assignment for epoch 3 with 'uniform' assignor in 1ms: "
+        "{mA=MemberAssignment(partitions={Xy_z-1Q=[0, 1]}), mB=MemberAssignment(partitions={Xy_z-1Q=[2, 3]})}. (x)",
+        "[2026-12-06 10:00:05,000] INFO [GroupCoordinator id=1 topic=__consumer_offsets partition=0] "
+        "[GroupId g] Static member mB with instance id b temporarily left the consumer group. (x)",
+        "[2026-12-06 10:00:10,000] INFO [GroupId g] Computed a new target assignment for epoch 4 with 'uniform' assignor in 0ms: "
+        "{mA=MemberAssignment(partitions={Xy_z-1Q=[0]}), mB2=MemberAssignment(partitions={Xy_z-1Q=[2, 3]}), "
+        "mC=MemberAssignment(partitions={Xy_z-1Q=[1]})}. (x)",
+        "[2026-12-06 10:00:10,500] INFO [GroupId g] Computed a new target assignment for epoch 5 with 'uniform' assignor in 0ms: "
+        "{mA=MemberAssignment(partitions={Xy_z-1Q=[0]}), mB2=MemberAssignment(partitions={Xy_z-1Q=[1, 2, 3]})}. (x)",
+        "[2026-12-06 10:00:10,600] INFO [GroupId other] Computed a new target assignment for epoch 9 with 'uniform' assignor in 0ms. (x)",
+    ]
+    t0 = broker_time(lines[0]) - 50
+    ev = [e for line in lines for e in consumer_group_events(line, "g", broker_time(line) - t0)]
+    if [e["ev"] for e in ev] != ["broker_generation"] + ["broker_target"] * 2 + ["broker_static_leave"] + ["broker_target"] * 2:
+        sys.exit(f"self-test failed: broker lines read as {ev}")
+    if ev[2]["assignment"] != {"mA": [0, 1], "mB": [2, 3]}:
+        sys.exit(f"self-test failed: a target read as {ev[2]}")
+    ev += [
+        {"t": 0, "consumer": "A", "ev": "start"},
+        {"t": 0, "consumer": "A", "ev": "member", "member_id": "mA"},
+        {"t": 60, "consumer": "A", "ev": "assigned", "partitions": [0, 1, 2, 3]},
+        {"t": 350, "consumer": "B", "ev": "start"},
+        {"t": 350, "consumer": "B", "ev": "member", "member_id": "mB"},
+        {"t": 1000, "consumer": "A", "ev": "revoked", "partitions": [2, 3]},
+        {"t": 1500, "consumer": "B", "ev": "assigned", "partitions": [2, 3]},
+        {"t": 5000, "consumer": "B", "ev": "close"},
+        {"t": 7000, "consumer": "B", "ev": "start"},
+        {"t": 7000, "consumer": "B", "ev": "member", "member_id": "mB2"},
+        {"t": 7100, "consumer": "B", "ev": "assigned", "partitions": [2, 3]},
+        {"t": 9990, "consumer": "C", "ev": "start"},
+        {"t": 9990, "consumer": "C", "ev": "member", "member_id": "mC"},
+        {"t": 10700, "consumer": "A", "ev": "revoked", "partitions": [1]},
+        {"t": 10900, "consumer": "B", "ev": "assigned", "partitions": [1]},
+    ]
+    ev.sort(key=lambda e: e["t"])
+    got = metrics(4, 12000, ev)
+    want = {
+        "rebalances": 4,
+        "generation_id": 2,
+        "partition_moves": 2 + 1 + 1,  # 2, 3 to B; 1 to C; 1 from C to B
+        "assigned_moves": 2 + 1,  # the callbacks: 2, 3 to B; 1 to B
+        # startup: 4 x 60; then 2 x 500 (A revoked 2, 3 at 1000, B at 1500),
+        # 2 x 2100 (B down), 200 (1 between A and B)
+        "partition_unavailable_ms": 240 + 1000 + 4200 + 200,
+        "startup_unavailable_ms": 240,
+        "all_stopped_ms": 0,
+        "unavailable_after_startup_ms": 5400,
+        "restart_join_ms_median": 100,
+    }
+    if got != want:
+        sys.exit(f"self-test failed (consumer group):\n got  {got}\n want {want}")
     print("harness self-test: ok")
 
 
@@ -478,7 +785,7 @@ def simulate(cli, scenario, seed):
     summary = json.loads(lines[-1])
     if summary.get("type") != "summary":
         sys.exit(f"{' '.join(cmd)}: the last line is not the summary")
-    summary["restart_join_ms_median"] = restart_join_ms(lines)
+    summary.update(sim_client_figures(lines, summary.get("at_ms", float("inf"))))
     return summary
 
 
@@ -515,6 +822,7 @@ def compare(results_path, scenarios, cli, tolerance_path):
     print(f"| story | figure | real consumers: min / median / max ({k} runs) | simulator: min / median / max ({len(SIM_SEEDS)} seeds) | |")
     print("|---|---|---:|---:|---|")
     rows = [(fig, fig in JUDGED) for fig in SHOWN] + [
+        ("assigned_moves", False),
         ("restart_join_ms_median", False),
         ("first_record_lag_ms_median", False),
     ]
@@ -548,6 +856,7 @@ def compare(results_path, scenarios, cli, tolerance_path):
             label = {
                 "restart_join_ms_median": "restarted consumer: start to assignment, ms (median of the run)",
                 "first_record_lag_ms_median": "first record after the assign callback, ms (median of the run)",
+                "assigned_moves": "partitions moved as the assign callbacks saw them",
             }.get(fig, fig)
             print(f"| {name} | {label} | {show(r)} | {show(s)} | {note} |")
     return failures
@@ -589,13 +898,13 @@ def derive_tolerance(results_path, scenarios, cli):
                 margin = max(margin, TIME_FLOOR_MS[fig])
             allowed[name][fig] = margin
     return {
-        "about": "Written by harness.py tolerance (scripts/calibrate --write-tolerance) from "
+        "about": "Written by harness.py tolerance (scripts/calibrate [--protocol consumer] --write-tolerance) from "
         f"{max(len(v) for v in runs.values())} real runs of each story: per judged figure, the "
         "furthest any real run lay from the simulator's range over its seeds, plus a quarter of "
         "the real runs' spread (max - min), at least TIME_FLOOR_MS for a timed figure the "
         "simulator does not give as 0 (a busy machine starts real consumers slower). "
-        "scripts/calibrate --check fails when one real run lies further than this from the "
-        "simulator's range.",
+        "scripts/calibrate [--protocol consumer] --check fails when one real run lies further than this "
+        "from the simulator's range.",
         "allowed_distance": allowed,
     }
 
@@ -609,6 +918,7 @@ def main():
     r.add_argument("--out", required=True)
     r.add_argument("--bootstrap", default="127.0.0.1:19092")
     r.add_argument("--broker-log")
+    r.add_argument("--client-debug", help="librdkafka debug contexts (e.g. cgrp,protocol), logged beside each consumer's events")
     w = sub.add_parser("worker")
     w.add_argument("plan")
     mt = sub.add_parser("metrics")
@@ -641,10 +951,12 @@ def main():
         print(json.dumps(metrics(head["partitions"], head["end_ms"], evs)))
     else:
         story = load_story(a.scenario)
+        check_broker_config(story, a.broker_log)
+        warm_up(a.bootstrap, story["protocol"])
         os.makedirs(a.out, exist_ok=True)
         for i in range(1, a.runs + 1):
             started = time.time()
-            res = run_once(story, a.bootstrap, a.out, i, a.broker_log)
+            res = run_once(story, a.bootstrap, a.out, i, a.broker_log, a.client_debug)
             res["story"] = story["name"]
             res["run"] = i
             print(json.dumps(res), flush=True)
