@@ -9,7 +9,8 @@ use crate::coordinator::classic::{
 };
 use crate::narrate;
 use crate::sim::{
-    ClientAction, ConsumerId, GroupLine, LogEntry, Requester, TraceRecord, World, WorldEvent,
+    ClientAction, ConsumerId, GroupLine, LogEntry, RequestKey, Requester, TraceRecord, World,
+    WorldEvent,
 };
 use serde_json::{json, Map, Value};
 
@@ -268,6 +269,14 @@ pub fn output_line(output: &Output, request_key: impl Fn(u64) -> String) -> Valu
 /// `action_ids` are the scenario's action `id`s, for the group lines' `after`.
 pub fn world_lines(world: &World, action_ids: &[Option<String>]) -> Vec<Value> {
     let name = |c: ConsumerId| world.clients()[c].config().name.as_str();
+    // A simulated request's key: `A/join#3`.
+    let key_of = |request: &RequestKey| {
+        let who = match request.requester {
+            Requester::Consumer(c) => name(c),
+            Requester::Admin => "admin",
+        };
+        format!("{who}/{}#{}", request.api.short(), request.n)
+    };
     world
         .trace()
         .iter()
@@ -278,11 +287,7 @@ pub fn world_lines(world: &World, action_ids: &[Option<String>]) -> Vec<Value> {
                 response,
                 rule,
             } => {
-                let who = match request.requester {
-                    Requester::Consumer(c) => name(c),
-                    Requester::Admin => "admin",
-                };
-                let key = format!("{who}/{}#{}", request.api.short(), request.n);
+                let key = key_of(request);
                 response_line(*at_ms, &key, response, *rule)
             }
             TraceRecord::Group {
@@ -300,11 +305,7 @@ pub fn world_lines(world: &World, action_ids: &[Option<String>]) -> Vec<Value> {
                 response,
                 rule,
             } => {
-                let who = match request.requester {
-                    Requester::Consumer(c) => name(c),
-                    Requester::Admin => "admin",
-                };
-                let key = format!("{who}/{}#{}", request.api.short(), request.n);
+                let key = key_of(request);
                 super::consumer_group::response_line(*at_ms, &key, response, rule.id())
             }
             TraceRecord::ConsumerGroup {

@@ -174,6 +174,22 @@ impl Client {
         }
     }
 
+    /// The heartbeat that leaves the group: epoch -2 when static (the place
+    /// is kept), -1 when dynamic.
+    fn leave(&self) -> Effect {
+        let member_epoch = match self.is_static() {
+            true => STATIC_LEAVE_EPOCH,
+            false => LEAVE_EPOCH,
+        };
+        Effect::Heartbeat(Box::new(HeartbeatRequest {
+            version: 1,
+            member_id: self.member_id.clone(),
+            member_epoch,
+            instance_id: self.config.group_instance_id.clone(),
+            ..HeartbeatRequest::default()
+        }))
+    }
+
     /// `close`: leave with epoch -2 (static: the place is kept) or -1.
     pub(super) fn close_consumer_protocol(&mut self, out: &mut Vec<Effect>) {
         if self.state.is_running() {
@@ -183,17 +199,7 @@ impl Client {
                 is_static: self.is_static(),
             }));
             if member {
-                let epoch = match self.is_static() {
-                    true => STATIC_LEAVE_EPOCH,
-                    false => LEAVE_EPOCH,
-                };
-                out.push(Effect::Heartbeat(Box::new(HeartbeatRequest {
-                    version: 1,
-                    member_id: self.member_id.clone(),
-                    member_epoch: epoch,
-                    instance_id: self.config.group_instance_id.clone(),
-                    ..HeartbeatRequest::default()
-                })));
+                out.push(self.leave());
             }
         }
         self.membership = Membership::default();
@@ -338,17 +344,7 @@ impl Client {
             max_poll_interval_ms: self.config.rebalance_timeout_ms,
             leave_group: true,
         }));
-        let epoch = match self.is_static() {
-            true => STATIC_LEAVE_EPOCH,
-            false => LEAVE_EPOCH,
-        };
-        out.push(Effect::Heartbeat(Box::new(HeartbeatRequest {
-            version: 1,
-            member_id: self.member_id.clone(),
-            member_epoch: epoch,
-            instance_id: self.config.group_instance_id.clone(),
-            ..HeartbeatRequest::default()
-        })));
+        out.push(self.leave());
         self.owned.clear();
         self.poll.fetching.clear();
         self.poll.restoring.clear();
