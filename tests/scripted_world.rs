@@ -23,12 +23,7 @@ fn protocol_files() -> Vec<std::path::PathBuf> {
     files.sort();
     files
         .into_iter()
-        // A consumer group's steps (C*.json) do not play as a world yet.
-        .filter(|p| {
-            let file = load(p);
-            let steps = file.requests.as_deref().unwrap_or_default();
-            !steps.is_empty() && !groupscope::scenario::consumer_group::is_consumer(steps)
-        })
+        .filter(|p| !load(p).requests.as_deref().unwrap_or_default().is_empty())
         .collect()
 }
 
@@ -153,4 +148,83 @@ fn a_protocol_scenarios_grid_tells_committed_offsets_and_a_simulations_does_not(
     let preset = scenario::presets::preset("kip345-restart").unwrap();
     let sim = run_world(&preset).snapshot();
     assert!(sim.partitions.iter().all(|p| p.committed.is_none()));
+}
+
+/// Each card's name, client state, owned partitions and member epoch.
+fn cards(world: &World) -> Vec<(String, String, Vec<String>, Option<i32>)> {
+    world
+        .snapshot()
+        .consumers
+        .iter()
+        .map(|c| {
+            (
+                c.name.clone(),
+                c.state.name().to_string(),
+                c.owned.iter().map(|p| p.to_string()).collect(),
+                c.member_epoch.as_ref().map(|m| m.member_epoch),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_consumer_groups_members_are_cards_that_consume_what_the_coordinator_gave_them() {
+    let file = load(Path::new(
+        "tests/conformance/C04-third-member-joins-revoke-then-hand-over.json",
+    ));
+    let world = run_world(&file);
+    let strs = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        cards(&world),
+        vec![
+            (
+                "m1".into(),
+                "stable".into(),
+                strs(&["bar-0", "foo-0", "foo-1"]),
+                Some(4)
+            ),
+            (
+                "m2".into(),
+                "stable".into(),
+                strs(&["bar-1", "foo-2", "foo-3"]),
+                Some(4)
+            ),
+            (
+                "m3".into(),
+                "stable".into(),
+                strs(&["bar-2", "foo-4", "foo-5"]),
+                Some(4)
+            ),
+        ]
+    );
+    // Part way, m3 has joined (epoch 4) but owns nothing: m1 and m2 have
+    // not released what moves to it yet.
+    let mut world = world_of(&file, file.seed).expect("builds");
+    world.run_until(50, 100_000);
+    let now = cards(&world);
+    assert_eq!(now[2].0, "m3");
+    assert_eq!((now[2].2.len(), now[2].3), (0, Some(4)), "{now:?}");
+    assert_eq!(now[0].2.len() + now[1].2.len(), 9, "{now:?}");
+}
+
+#[test]
+fn a_static_member_away_shows_away_then_stopped_when_its_session_runs_out() {
+    let file = load(Path::new(
+        "tests/conformance/C13-static-member-away-past-its-session-is-fenced.json",
+    ));
+    let mut world = world_of(&file, file.seed).expect("builds");
+    world.run_until(10, 100_000);
+    let snap = world.snapshot();
+    let c = &snap.consumers[0];
+    assert_eq!(c.name, "i1");
+    assert_eq!(c.state, ClientState::Down);
+    assert!(c.member_epoch.as_ref().is_some_and(|m| m.away), "{c:?}");
+    let world = run_world(&file);
+    let snap = world.snapshot();
+    // One card for the instance: its second process, a new member.
+    assert_eq!(snap.consumers.len(), 1);
+    let c = &snap.consumers[0];
+    assert_eq!(c.member_id.as_str(), "m1b");
+    assert_eq!(c.state, ClientState::Stable);
+    assert_eq!(c.owned.len(), 9);
 }

@@ -23,7 +23,6 @@ pub fn import_scenario(text: &str) -> Result<ScenarioFile, ScenarioError> {
         ));
     }
     let file = scenario::parse(text)?;
-    scenario::consumer_group::refuse_in_page(&file)?;
     limits::check_scale(&file)?;
     Ok(file)
 }

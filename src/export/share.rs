@@ -260,7 +260,6 @@ fn check_scenario(scenario: &SharedScenario, field: &str) -> Result<(), ShareErr
         return Err(ShareError::TooManySteps { count });
     }
     scenario::validate(file)
-        .and_then(|()| scenario::consumer_group::refuse_in_page(file))
         .and_then(|()| limits::check_scale(file))
         .map_err(|e| {
             let path = if e.path.is_empty() {

@@ -48,25 +48,6 @@ pub fn validate_one_protocol(steps: &[RequestStep]) -> Result<(), ScenarioError>
     Ok(())
 }
 
-/// A consumer group's steps as a world (the app, exports): not yet, and
-/// said so rather than played as silence.
-pub fn refuse_in_world(steps: &[RequestStep]) -> Result<(), ScenarioError> {
-    match steps.iter().position(|s| s.consumer_heartbeat.is_some()) {
-        None => Ok(()),
-        Some(i) => Err(ScenarioError::new(
-            format!("requests[{i}].consumer_heartbeat"),
-            "this scenario speaks to a KIP-848 consumer group, which the page, the simulator and the Markdown, Mermaid and SVG exports do not play yet; `groupscope run FILE`, `check FILE` and `export FILE --format ndjson` run it",
-        )),
-    }
-}
-
-/// A scenario the page and the Markdown, Mermaid and SVG exports cannot
-/// show: a consumer group's protocol steps (simulated consumers of the
-/// consumer protocol play, as classic ones do).
-pub fn refuse_in_page(file: &ScenarioFile) -> Result<(), ScenarioError> {
-    refuse_in_world(file.requests.as_deref().unwrap_or_default())
-}
-
 /// The consumer-group keys of `config`: bounds as Kafka checks them at
 /// start-up (`GroupCoordinatorConfig`), assignors by name.
 pub fn validate_config(c: &ConfigSpec) -> Result<(), ScenarioError> {
@@ -179,18 +160,24 @@ fn request_of(
     bindings: &BTreeMap<String, MemberId>,
     at: &str,
 ) -> Result<HeartbeatRequest, ScenarioError> {
-    let member_id = match h.member_id.strip_prefix('$') {
-        None => MemberId::from(h.member_id.as_str()),
-        Some(name) => bindings.get(name).cloned().ok_or_else(|| {
+    let mut request = unresolved_request(h);
+    if let Some(name) = h.member_id.strip_prefix('$') {
+        request.member_id = bindings.get(name).cloned().ok_or_else(|| {
             ScenarioError::new(
                 format!("{at}.consumer_heartbeat.member_id"),
                 format!("${name} is not bound yet: the consumer_heartbeat with \"bind\": \"{name}\" has not been answered by this step"),
             )
-        })?,
-    };
-    Ok(HeartbeatRequest {
+        })?;
+    }
+    Ok(request)
+}
+
+/// The request a step sends, a `$NAME` member id left as written (the
+/// world resolves it when the request is sent).
+pub fn unresolved_request(h: &ConsumerHeartbeatSpec) -> HeartbeatRequest {
+    HeartbeatRequest {
         version: h.version,
-        member_id,
+        member_id: MemberId::from(h.member_id.as_str()),
         member_epoch: h.member_epoch,
         instance_id: h.instance_id.as_deref().map(GroupInstanceId::from),
         rack_id: h.rack_id.clone(),
@@ -204,7 +191,7 @@ fn request_of(
             .owned
             .as_ref()
             .map(|o| o.iter().filter_map(|p| TopicPartition::parse(p)).collect()),
-    })
+    }
 }
 
 /// Runs a consumer-group protocol scenario: each step advances the clock

@@ -11,7 +11,8 @@
 //! for several members at once (an admin's LeaveGroup batch) and describes
 //! are sent by the admin.
 
-use super::model::{RequestStep, ScenarioFile};
+use super::consumer_group::{group_config, is_consumer, unresolved_request as heartbeat_of};
+use super::model::{ConsumerHeartbeatSpec, RequestStep, ScenarioFile};
 use super::protocol::unresolved_request;
 use super::{coordinator_config, step_key, ScenarioError};
 use crate::coordinator::classic::Request;
@@ -26,6 +27,9 @@ pub struct Cast {
     by_instance: Vec<(String, String)>,
     /// `(bind name, consumer)`; a name bound again takes its new consumer.
     by_bind: Vec<(String, String)>,
+    /// `(member id as written, consumer)`: a consumer-group member's own
+    /// literal id.
+    by_member: Vec<(String, String)>,
     dynamic: usize,
 }
 
@@ -98,13 +102,52 @@ impl Cast {
         (Some(name), new)
     }
 
-    /// The consumer a member id (`$NAME`) or an instance id belongs to.
+    /// The consumer a member id (`$NAME`, or a consumer-group member's
+    /// literal id) or an instance id belongs to.
     fn of_member(&self, member_id: &str, instance: Option<&str>) -> Option<String> {
         member_id
             .strip_prefix('$')
             .and_then(|n| lookup(&self.by_bind, n))
             .or_else(|| instance.and_then(|i| lookup(&self.by_instance, i)))
+            .or_else(|| lookup(&self.by_member, member_id))
             .cloned()
+    }
+
+    /// The consumer that sends a ConsumerGroupHeartbeat, and whether it
+    /// appears for the first time: a known instance id or member id is its
+    /// consumer's (a restarted static process keeps its card); anything
+    /// else is a new consumer, named by its instance id, its `bind`, its
+    /// member id when short (a file's `m1`), or `member-N`.
+    fn heartbeat_sender(&mut self, world: &World, h: &ConsumerHeartbeatSpec) -> (String, bool) {
+        let instance = h.instance_id.as_deref();
+        let (name, new) = match self.of_member(&h.member_id, instance) {
+            Some(name) => (name, false),
+            None => {
+                let literal = Some(h.member_id.as_str())
+                    .filter(|m| !m.is_empty() && !m.starts_with('$') && m.len() <= 16);
+                let wanted = match (instance, &h.bind, literal) {
+                    (Some(iid), _, _) => iid.to_string(),
+                    (None, Some(b), _) => b.clone(),
+                    (None, None, Some(m)) => m.to_string(),
+                    (None, None, None) => {
+                        self.dynamic += 1;
+                        format!("member-{}", self.dynamic)
+                    }
+                };
+                let name = unique(world, wanted);
+                if let Some(iid) = instance {
+                    self.by_instance.push((iid.to_string(), name.clone()));
+                }
+                (name, true)
+            }
+        };
+        if !h.member_id.is_empty() && !h.member_id.starts_with('$') {
+            self.by_member.push((h.member_id.clone(), name.clone()));
+        }
+        if let Some(b) = &h.bind {
+            self.by_bind.push((b.clone(), name.clone()));
+        }
+        (name, new)
     }
 }
 
@@ -122,9 +165,8 @@ fn unique(world: &World, wanted: String) -> String {
 /// A world that plays protocol scenario `file` (its `requests`) with `seed`.
 pub fn world_of(file: &ScenarioFile, seed: u64) -> Result<(World, Cast), ScenarioError> {
     let steps = file.requests.as_deref().unwrap_or(&[]);
-    super::consumer_group::refuse_in_world(steps)?;
     let settings = SimSettings {
-        consumer_group: None,
+        consumer_group: is_consumer(steps).then(|| group_config(&file.config)),
         coordinator: coordinator_config(file),
         seed,
         latency_ms: 0,
@@ -162,6 +204,20 @@ pub fn prepare_step(
     step: &RequestStep,
 ) -> Result<PreparedStep, ScenarioError> {
     let key = step_key(&step.id, i);
+    if let Some(h) = &step.consumer_heartbeat {
+        let (name, new) = cast.heartbeat_sender(world, h);
+        return Ok(PreparedStep {
+            at_ms: step.at_ms,
+            new_client: new.then(|| Client::scripted_848(&name, h)),
+            request: ScriptedRequest {
+                consumer: Some(name),
+                request: None,
+                heartbeat: Some(Box::new(heartbeat_of(h))),
+                bind: h.bind.clone(),
+                key,
+            },
+        });
+    }
     let Some(request) = unresolved_request(step, &file.config, i)? else {
         return Ok(PreparedStep {
             at_ms: step.at_ms,
@@ -169,6 +225,7 @@ pub fn prepare_step(
             request: ScriptedRequest {
                 consumer: None,
                 request: None,
+                heartbeat: None,
                 bind: None,
                 key,
             },
@@ -186,6 +243,7 @@ pub fn prepare_step(
         request: ScriptedRequest {
             consumer,
             request: Some(request),
+            heartbeat: None,
             bind,
             key,
         },

@@ -103,9 +103,14 @@ pub struct ScriptedRequest {
     /// The consumer it speaks for (`None`: an admin's, like a describe).
     pub consumer: Option<String>,
     /// Member ids written `$NAME` are replaced by what the name is bound to
-    /// when the request is sent. `None` is a `tick`: the clock moves on.
+    /// when the request is sent. `None` (and no `heartbeat`) is a `tick`:
+    /// the clock moves on.
     pub request: Option<Request>,
-    /// The name the JoinGroup response's member id is bound to.
+    /// A consumer group's ConsumerGroupHeartbeat (KIP-848) instead, its
+    /// `$NAME` member id resolved the same way.
+    pub heartbeat: Option<Box<crate::coordinator::consumer::HeartbeatRequest>>,
+    /// The name the JoinGroup (or ConsumerGroupHeartbeat) response's
+    /// member id is bound to.
     pub bind: Option<String>,
     /// The step's key (`j1`, `#3`).
     pub key: String,

@@ -200,6 +200,11 @@ impl World {
                             rule,
                         });
                     }
+                    let member = response.member_id.as_ref();
+                    if let Some(sent_by) = self.script.answered(request, member) {
+                        self.deliver_scripted_heartbeat(info.sender, at_ms, response, sent_by);
+                        continue;
+                    }
                     let Sender::Client { index, incarnation } = info.sender else {
                         continue;
                     };
@@ -220,6 +225,9 @@ impl World {
                 }
                 Output::Event { at_ms, event, .. } => self.on_group_event(at_ms, event),
             }
+        }
+        if self.script.group_scripted {
+            self.observe_group_members();
         }
     }
 

@@ -46,6 +46,7 @@ mod messages;
 pub(crate) mod queue;
 mod run;
 pub(crate) mod script;
+mod script_group;
 mod view;
 mod waits;
 

@@ -30,6 +30,9 @@ pub struct ScriptState {
     /// Scripted requests still unanswered: the name their response binds
     /// (JoinGroup) and the member id they carried.
     pending: Vec<(RequestId, Option<String>, MemberId)>,
+    /// True once a consumer-group heartbeat was scripted: the world then
+    /// observes the group's members after each change.
+    pub(super) group_scripted: bool,
 }
 
 impl ScriptState {
@@ -40,6 +43,28 @@ impl ScriptState {
             .rev()
             .find(|(n, _)| n == name)
             .map(|(_, id)| id)
+    }
+
+    /// A scripted ConsumerGroupHeartbeat awaits its answer: the name it
+    /// binds and the member id it carried.
+    pub(super) fn await_answer(&mut self, id: RequestId, bind: Option<String>, member: MemberId) {
+        self.group_scripted = true;
+        self.pending.push((id, bind, member));
+    }
+
+    /// The answer to scripted heartbeat `id` came with `member_id`: binds
+    /// its name; returns the member id the request carried.
+    pub(super) fn answered(
+        &mut self,
+        id: RequestId,
+        member_id: Option<&MemberId>,
+    ) -> Option<MemberId> {
+        let at = self.pending.iter().position(|p| p.0 == id)?;
+        let (_, bind, member) = self.pending.swap_remove(at);
+        if let (Some(name), Some(id)) = (bind, member_id) {
+            self.bindings.push((name, id.clone()));
+        }
+        Some(member)
     }
 }
 
@@ -89,6 +114,9 @@ fn member_of(request: &Request) -> MemberId {
 impl World {
     /// Sends a protocol scenario's request, as written, from its consumer.
     pub(in crate::sim) fn send_scripted(&mut self, scripted: &ScriptedRequest) {
+        if let Some(heartbeat) = &scripted.heartbeat {
+            return self.send_scripted_heartbeat(scripted, heartbeat);
+        }
         let Some(mut request) = scripted.request.clone() else {
             return;
         };
