@@ -10,6 +10,7 @@
 //! then stored as a commit from outside any generation, so OffsetFetch,
 //! DescribeGroups and ListGroups read one store.
 
+use super::record::{Recorder, UNRECORDED};
 use crate::coordinator::consumer::{
     Config, ConsumerCoordinator, ConsumerGroup, HeartbeatRequest, HeartbeatResponse, Output,
 };
@@ -52,41 +53,59 @@ impl ConsumerGroups {
             .filter(|g| g.exists())
     }
 
-    /// One heartbeat at `now_ms`, the group's timers due by then fired
-    /// first, with the broker's topics as they are now. Each event is a
-    /// line on stderr, as the broker logs the classic groups' changes.
+    /// One heartbeat at `now_ms` from a client with `client_id`, the
+    /// group's timers due by then fired first, with the broker's topics as
+    /// they are now. Each event is a line on stderr, as the broker logs the
+    /// classic groups' changes; the recorded group's requests and timers
+    /// are steps of `recorder`.
     pub fn heartbeat(
         &mut self,
         group: &str,
         now_ms: u64,
         request: HeartbeatRequest,
         topics: BTreeMap<String, u32>,
+        recorder: &mut Recorder,
+        client_id: &str,
     ) -> HeartbeatResponse {
+        let records = recorder.records_heartbeat(group, &request);
         let (config, seed) = (&self.config, self.seed);
         let coordinator = self.groups.entry(group.to_string()).or_insert_with(|| {
             ConsumerCoordinator::new(ConsumerGroup::seeded(config.clone(), topics.clone(), seed))
         });
         coordinator.handle_timeout(now_ms);
         coordinator.set_topics(now_ms, topics);
-        coordinator.handle_request(now_ms, 0, request);
-        let mut answer = None;
-        while let Some(output) = coordinator.poll_output() {
-            match output {
-                Output::Response { response, .. } => answer = Some(response),
-                Output::Event { event, .. } => log(group, &event),
-            }
+        let due = drain(group, coordinator);
+        if records {
+            recorder.group_tick(coordinator, now_ms, &due);
         }
-        answer.expect("a heartbeat is always answered")
+        let index = records
+            .then(|| recorder.heartbeat_step(now_ms, &request, client_id))
+            .flatten();
+        coordinator.handle_request(now_ms, index.unwrap_or(UNRECORDED), request);
+        let outputs = drain(group, coordinator);
+        if let Some(index) = index {
+            recorder.heartbeat_done(coordinator, index, &outputs);
+        }
+        outputs
+            .into_iter()
+            .find_map(|o| match o {
+                Output::Response { response, .. } => Some(response),
+                Output::Event { .. } => None,
+            })
+            .expect("a heartbeat is always answered")
     }
 
-    /// Fires every group's timers due at `now_ms`.
-    pub fn fire(&mut self, now_ms: u64) {
+    /// Fires every group's timers due at `now_ms` (the recorded group's as
+    /// a step of `recorder`).
+    pub fn fire(&mut self, now_ms: u64, recorder: &mut Recorder) {
         for (group, coordinator) in &mut self.groups {
+            if coordinator.poll_timeout().is_none_or(|t| t > now_ms) {
+                continue;
+            }
             coordinator.handle_timeout(now_ms);
-            while let Some(output) = coordinator.poll_output() {
-                if let Output::Event { event, .. } = output {
-                    log(group, &event);
-                }
+            let outputs = drain(group, coordinator);
+            if recorder.consumer_group && recorder.is_group(group) {
+                recorder.group_tick(coordinator, now_ms, &outputs);
             }
         }
     }
@@ -136,6 +155,17 @@ impl ConsumerGroups {
     pub fn state_name(&self, group: &str) -> &'static str {
         self.groups.get(group).map_or("Dead", |c| c.state_name())
     }
+}
+
+/// Everything `coordinator` has to say, each event logged.
+fn drain(group: &str, coordinator: &mut ConsumerCoordinator) -> Vec<Output> {
+    let outputs: Vec<Output> = std::iter::from_fn(|| coordinator.poll_output()).collect();
+    for output in &outputs {
+        if let Output::Event { event, .. } = output {
+            log(group, event);
+        }
+    }
+    outputs
 }
 
 /// The event's sentence, as its trace line words it.

@@ -60,6 +60,7 @@
 pub mod consumer;
 pub mod log;
 pub mod record;
+mod record_group;
 pub mod wire;
 pub mod ws;
 
@@ -192,7 +193,7 @@ impl State {
     /// Fires every group's due timers.
     fn fire_timers(&mut self) {
         let now = self.now_ms();
-        self.consumer.fire(now);
+        self.consumer.fire(now, &mut self.recorder);
         let State {
             groups, recorder, ..
         } = self;
@@ -309,6 +310,7 @@ impl Broker {
             log_ends: BTreeMap::new(),
             versions_seen: Default::default(),
         };
+        state.recorder.consumer_config = options.consumer.clone();
         for (name, partitions) in &options.topics {
             state.create_topic(name, *partitions);
         }

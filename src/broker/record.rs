@@ -35,15 +35,21 @@ pub struct Recorder {
     pub topics: Vec<(String, u32)>,
     pub steps: Vec<RequestStep>,
     pub trace: Vec<Value>,
+    /// The consumer groups' settings (KIP-848), written into the scenario's
+    /// config when the recorded group is a consumer group.
+    pub consumer_config: crate::coordinator::consumer::Config,
+    /// True when the recorded group is a consumer group: its steps are
+    /// `consumer_heartbeat`s (`record_group.rs`).
+    pub consumer_group: bool,
     /// member id → the first name bound to it.
-    names: HashMap<String, String>,
+    pub(super) names: HashMap<String, String>,
     /// How many names each base (instance id, client id) has handed out.
     counts: HashMap<String, u32>,
     /// Step index → the name its join binds.
-    binds: HashMap<u64, String>,
+    pub(super) binds: HashMap<u64, String>,
     full: bool,
     /// Steps streamed so far (each right after it was handled).
-    published: u64,
+    pub(super) published: u64,
     /// Messages for the WebSocket clients, in order (drained by the caller).
     pub outbox: Vec<Value>,
     /// True when the files need writing again.
@@ -59,6 +65,8 @@ impl Recorder {
             topics: Vec::new(),
             steps: Vec::new(),
             trace: Vec::new(),
+            consumer_config: Default::default(),
+            consumer_group: false,
             names: HashMap::new(),
             counts: HashMap::new(),
             binds: HashMap::new(),
@@ -77,7 +85,8 @@ impl Recorder {
             self.group = Some(group.to_string());
             self.dirty = true;
         }
-        self.group.as_deref() == Some(group)
+        // A consumer group's recording takes no classic request.
+        self.group.as_deref() == Some(group) && !self.consumer_group
     }
 
     pub fn is_group(&self, group: &str) -> bool {
@@ -87,7 +96,7 @@ impl Recorder {
     /// The protocol scenario recorded so far.
     pub fn scenario(&self) -> ScenarioFile {
         let c = &self.config;
-        let config = ConfigSpec {
+        let mut config = ConfigSpec {
             group_id: self.group.clone().unwrap_or_else(|| c.group_id.clone()),
             initial_rebalance_delay_ms: c.initial_rebalance_delay_ms,
             min_session_timeout_ms: c.min_session_timeout_ms,
@@ -95,6 +104,9 @@ impl Recorder {
             max_size: c.max_size,
             ..ConfigSpec::default()
         };
+        if self.consumer_group {
+            self.consumer_config_into(&mut config);
+        }
         ScenarioFile {
             name: "groupscope broker session".into(),
             description: Some(
@@ -138,7 +150,7 @@ impl Recorder {
     }
 
     /// Room for one more step? Logs once when the cap is reached.
-    fn room(&mut self) -> bool {
+    pub(super) fn room(&mut self) -> bool {
         if self.full {
             return false;
         }
@@ -153,14 +165,14 @@ impl Recorder {
         true
     }
 
-    fn name_of(&self, member_id: &str) -> String {
+    pub(super) fn name_of(&self, member_id: &str) -> String {
         match self.names.get(member_id) {
             Some(name) => format!("${name}"),
             None => member_id.to_string(),
         }
     }
 
-    fn fresh_name(&mut self, base: &str) -> String {
+    pub(super) fn fresh_name(&mut self, base: &str) -> String {
         let n = self.counts.entry(base.to_string()).or_insert(0);
         *n += 1;
         if *n == 1 {
@@ -395,7 +407,7 @@ impl Recorder {
     }
 }
 
-fn empty_step(at_ms: u64) -> RequestStep {
+pub(super) fn empty_step(at_ms: u64) -> RequestStep {
     RequestStep {
         at_ms,
         id: None,

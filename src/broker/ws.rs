@@ -13,7 +13,9 @@
 //!    the clock of every `at_ms`). The recording exists without `--record`.
 //! 2. Then, in order:
 //!    - `{"kind":"step","step":STEP}` for each new step of the recording,
-//!      exactly as appended to `S.requests` (the next index). `STEP.expect`
+//!      exactly as appended to `S.requests` (the next index): a classic
+//!      group's requests, or a consumer group's `consumer_heartbeat`s
+//!      (KIP-848, answered at once, so always with their `expect`). `STEP.expect`
 //!      holds the live answer when it came at once; a parked JoinGroup or
 //!      SyncGroup is answered later, see `expect`.
 //!    - `{"kind":"expect","index":I,"expect":E}`: the answer to step `I`

@@ -208,7 +208,10 @@ pub fn prepare_step(
         let (name, new) = cast.heartbeat_sender(world, h);
         return Ok(PreparedStep {
             at_ms: step.at_ms,
-            new_client: new.then(|| Client::scripted_848(&name, h)),
+            new_client: new.then(|| {
+                let rebalance_ms = h.rebalance_timeout_ms.and_then(|ms| u64::try_from(ms).ok());
+                Client::scripted_848(&name, h.instance_id.as_deref(), rebalance_ms)
+            }),
             request: ScriptedRequest {
                 consumer: Some(name),
                 request: None,

@@ -4,11 +4,16 @@ checks against a real Kafka 4.x (`scripts/kafka start 4.4` with
 KAFKA_CONSUMER_SESSION_TIMEOUT_MS=10000 and
 KAFKA_CONSUMER_HEARTBEAT_INTERVAL_MS=500, as the broker stage starts it).
 
-The stories of issue 42: a static consumer joins; closed and started again
+A static consumer joins; closed and started again
 within the group's session timeout it comes back under a new member id
 with its partitions and no rebalance (its close sent epoch -2); a second
 process with an instance id in use is refused with UNRELEASED_INSTANCE_ID,
 fatal, while the first one carries on (classic fences the first instead).
+Against `groupscope broker` each test ends by checking its recording: the
+consumer group's heartbeats are `consumer_heartbeat` steps, `groupscope run
+FILE` prints the recorded trace byte for byte and `groupscope check FILE`
+holds the live answers; the live stream (src/broker/ws.rs) rebuilds the
+record file.
 
 BOOTSTRAP alone (the classic run against a Kafka 3.9) skips these tests.
 
@@ -16,13 +21,14 @@ BOOTSTRAP alone (the classic run against a Kafka 3.9) skips these tests.
 """
 
 import os
+import subprocess
 import time
 import unittest
 import uuid
 
 from confluent_kafka.admin import AdminClient, NewTopic
 
-from test_real_clients import TOPIC, PARTITIONS, Broker, ConsumerProcess
+from test_real_clients import GROUPSCOPE, TOPIC, PARTITIONS, Broker, ConsumerProcess, LiveStream
 
 EXTERNAL = os.environ.get("BOOTSTRAP_CONSUMER")
 CLASSIC_ONLY = os.environ.get("BOOTSTRAP") and not EXTERNAL
@@ -51,6 +57,7 @@ class ConsumerProtocol(unittest.TestCase):
             self.bootstrap = self.broker.bootstrap
         self.group = f"kip848-{uuid.uuid4().hex[:8]}"
         self.consumers = []
+        self.replayed = False
 
     def tearDown(self):
         for c in self.consumers:
@@ -58,6 +65,29 @@ class ConsumerProtocol(unittest.TestCase):
             c.release()
         if self.broker:
             self.broker.stop()
+            if not self.replayed:
+                self.assert_replays()
+
+    def assert_replays(self):
+        """The stopped broker's recording: a consumer group's steps that
+        replay to the recorded trace and hold their answers."""
+        self.replayed = True
+        recorded = self.broker.scenario()
+        self.assertEqual(recorded["config"]["group_id"], self.group)
+        self.assertEqual(recorded["config"]["consumer_session_timeout_ms"], SESSION_MS)
+        steps = recorded["requests"]
+        beats = [s for s in steps if "consumer_heartbeat" in s]
+        self.assertTrue(beats, "the heartbeats were recorded")
+        self.assertTrue(all("consumer_heartbeat" in s or "tick" in s for s in steps), steps[:3])
+        self.assertTrue(all("expect" in s for s in beats), "every heartbeat has its answer")
+        run = subprocess.run([GROUPSCOPE, "run", self.broker.record], capture_output=True)
+        self.assertEqual(run.returncode, 0, run.stderr.decode())
+        with open(self.broker.trace, "rb") as f:
+            trace = f.read()
+        self.assertEqual(run.stdout, trace, "groupscope run FILE prints the recorded trace byte for byte")
+        check = subprocess.run([GROUPSCOPE, "check", self.broker.record], capture_output=True, text=True)
+        self.assertEqual(check.returncode, 0, check.stdout + check.stderr)
+        return recorded
 
     def start(self, instance):
         c = ConsumerProcess(self.bootstrap, self.group, instance, protocol="consumer")
@@ -109,6 +139,42 @@ class ConsumerProtocol(unittest.TestCase):
         a.pump()
         self.assertFalse([e for e in a.events if fatal(e)])
         self.assertEqual(len(a.assignment()["partitions"]), PARTITIONS)
+
+    def test_live_stream_of_a_consumer_group_rebuilds_the_recording(self):
+        """The live stream of a consumer group: hello, then each heartbeat
+        as a step with its answer; hello plus the steps is the record file,
+        and a restarted static member's steps name it by its instance id."""
+        if not self.broker:
+            self.skipTest("the live stream is GroupScope's")
+        stream = LiveStream(self.broker.ws_port)
+        hello = stream.message()
+        self.assertEqual(hello["scenario"]["requests"], [])
+        a = self.start("w1")
+        self.all_assigned(a)
+        a.close()
+        a2 = self.start("w1")
+        a2.wait_for(lambda e: e.get("event") == "assigned" and e["partitions"], 30, "assignment")
+        for c in self.consumers:
+            c.close()
+            c.release()
+        self.consumers = []
+        time.sleep(0.5)
+        self.broker.stop()
+        steps = []
+        while True:
+            try:
+                m = stream.message()
+            except (EOFError, OSError):
+                break
+            if m["kind"] == "step":
+                steps.append(m["step"])
+        stream.close()
+        recorded = self.assert_replays()
+        self.assertEqual(steps, recorded["requests"], "hello + steps = the record file")
+        beats = [s["consumer_heartbeat"] for s in steps if "consumer_heartbeat" in s]
+        binds = [b["bind"] for b in beats if "bind" in b]
+        self.assertEqual(binds[:2], ["w1", "w1#2"], "one name per process of the instance")
+        self.assertIn(-2, [b["member_epoch"] for b in beats], "the close left with epoch -2")
 
 
 if __name__ == "__main__":

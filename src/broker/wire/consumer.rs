@@ -78,8 +78,16 @@ impl Ctx<'_> {
             owned,
         };
         let now = state.now_ms();
-        let answer = state.consumer.heartbeat(&group, now, request, topics);
-        drop(state);
+        let state = &mut *state;
+        let answer = state.consumer.heartbeat(
+            &group,
+            now,
+            request,
+            topics,
+            &mut state.recorder,
+            &self.client_id,
+        );
+        self.broker.publish(state);
         self.broker.wake_timers();
         out.error_code = answer.error.code();
         out.member_id = answer.member_id.map(|m| s(m.as_str()));

@@ -17,7 +17,6 @@ use crate::coordinator::classic::Api;
 use crate::coordinator::consumer::{HeartbeatRequest, HeartbeatResponse, LEAVE_EPOCH};
 use crate::coordinator::ErrorCode;
 use crate::ids::{GroupInstanceId, MemberId, TopicPartition};
-use crate::scenario::model::ConsumerHeartbeatSpec;
 use crate::sim::client::{Client, ClientState};
 use crate::sim::event::{ClientAction, WorldEvent};
 use crate::sim::snapshot::MessageView;
@@ -147,12 +146,16 @@ impl World {
 impl Client {
     /// A consumer-group member of a protocol scenario, observed only:
     /// named by its instance id (static), its `bind` or `member-N`.
-    pub fn scripted_848(name: &str, h: &ConsumerHeartbeatSpec) -> Client {
-        let mut client = Client::scripted_named(name, h.instance_id.as_deref());
+    pub fn scripted_848(
+        name: &str,
+        instance_id: Option<&str>,
+        rebalance_timeout_ms: Option<u64>,
+    ) -> Client {
+        let mut client = Client::scripted_named(name, instance_id);
         client.config.group_protocol = GroupProtocol::Consumer;
         client.config.leave_group_on_close = true;
-        if let Some(ms) = h.rebalance_timeout_ms.filter(|ms| *ms >= 0) {
-            client.config.rebalance_timeout_ms = ms as u64;
+        if let Some(ms) = rebalance_timeout_ms {
+            client.config.rebalance_timeout_ms = ms;
         }
         client
     }

@@ -11,6 +11,11 @@
 //!
 //! While *following*, the view keeps up with the broker's clock; any
 //! Step, Step back or seek stops following, and Play follows again.
+//!
+//! A broker recording a consumer group (KIP-848) streams its
+//! `consumer_heartbeat` steps the same way; the world plays them against
+//! its own consumer-group coordinator (the page's first bundle, which has
+//! none, hands the session to the one that has).
 
 use crate::scenario::model::{RequestStep, TopicSpec};
 use crate::scenario::scripted::{self, Cast};
@@ -276,8 +281,12 @@ impl AppState {
             return;
         }
         let i = self.scenario.requests.as_ref().map_or(0, Vec::len) - 1;
-        if step.at_ms < self.world.now_ms() {
-            // The view ran past this step's time: play the session again.
+        // The view ran past this step's time, or the session turns out to
+        // be a consumer group's (KIP-848) and the world has none yet: play
+        // the session again.
+        let first_of_group =
+            step.consumer_heartbeat.is_some() && self.world.consumer_group().is_none();
+        if step.at_ms < self.world.now_ms() || (first_of_group && crate::sim::KIP848) {
             self.rebuild_live();
             return;
         }

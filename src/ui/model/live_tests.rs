@@ -240,3 +240,97 @@ fn a_late_answer_becomes_its_steps_expect_as_in_the_record_file() {
     assert_eq!(state.live_session().unwrap().log_end["t-0"], json!(42));
     assert_eq!(state.messages().error(), None);
 }
+
+/// A consumer group's session as a broker streams it (KIP-848): the first
+/// `consumer_heartbeat` turns the view into a consumer group's, the cards
+/// follow their members, a -2 leave shows the member away, and the world
+/// is the one the file of the same steps gives.
+#[test]
+fn a_live_consumer_group_plays_as_its_recorded_file() {
+    let mut state = AppState::new(None);
+    state.start_live("ws://127.0.0.1:9093");
+    let hello = json!({
+        "kind": "hello", "now_ms": 0,
+        "scenario": {"seed": 3, "topics": [{"name": "t", "partitions": 2}], "requests": []}
+    });
+    feed(&mut state, &hello.to_string());
+    assert_eq!(state.group_protocol(), crate::sim::GroupProtocol::Classic);
+    let join = |m: &str, bind: &str| {
+        json!({"member_id": m, "member_epoch": 0, "instance_id": bind,
+               "rebalance_timeout_ms": 300000, "subscribed_topic_names": ["t"],
+               "owned": [], "bind": bind})
+    };
+    feed(
+        &mut state,
+        &step_json(100, "consumer_heartbeat", join("id-a", "a")),
+    );
+    assert_eq!(state.group_protocol(), crate::sim::GroupProtocol::Consumer);
+    assert!(
+        state.world.consumer_group().is_some(),
+        "the world has one now"
+    );
+    feed(
+        &mut state,
+        &step_json(200, "consumer_heartbeat", join("id-b", "b")),
+    );
+    let epoch_of = |state: &AppState, i: usize| {
+        state.world.snapshot().consumers[i]
+            .member_epoch
+            .as_ref()
+            .map(|m| m.member_epoch)
+            .unwrap()
+    };
+    let beat = |name: &str, epoch: i32, owned: Vec<String>| {
+        json!({"member_id": format!("${name}"), "member_epoch": epoch, "instance_id": name,
+               "owned": owned})
+    };
+    // a gives up what moves to b; b then takes it.
+    let all = vec!["t-0".to_string(), "t-1".to_string()];
+    let a = beat("a", epoch_of(&state, 0), all);
+    feed(&mut state, &step_json(300, "consumer_heartbeat", a));
+    let target = state.world.consumer_group().unwrap().group().group_epoch();
+    let kept: Vec<String> = state.world.snapshot().consumers[0]
+        .member_epoch
+        .as_ref()
+        .map(|m| m.pending_revocation.clone())
+        .into_iter()
+        .flatten()
+        .map(|p| p.to_string())
+        .collect();
+    assert_eq!(kept.len(), 1, "one partition to revoke");
+    let rest: Vec<String> = ["t-0", "t-1"]
+        .iter()
+        .map(|p| p.to_string())
+        .filter(|p| !kept.contains(p))
+        .collect();
+    let a = beat("a", epoch_of(&state, 0), rest);
+    feed(&mut state, &step_json(400, "consumer_heartbeat", a));
+    assert_eq!(epoch_of(&state, 0), target);
+    let b = beat("b", epoch_of(&state, 1), Vec::new());
+    feed(&mut state, &step_json(500, "consumer_heartbeat", b));
+    feed(
+        &mut state,
+        &json!({"kind": "clock", "now_ms": 600}).to_string(),
+    );
+    let snap = state.world.snapshot();
+    let owned: Vec<usize> = snap.consumers.iter().map(|c| c.owned.len()).collect();
+    assert_eq!(owned, vec![1, 1], "{:?}", snap.consumers);
+    // a leaves for now: away, its place kept.
+    let away = json!({"member_id": "$a", "member_epoch": -2, "instance_id": "a"});
+    feed(&mut state, &step_json(700, "consumer_heartbeat", away));
+    let snap = state.world.snapshot();
+    let a = &snap.consumers[0];
+    assert_eq!(a.name, "a");
+    assert!(a.member_epoch.as_ref().is_some_and(|m| m.away), "{a:?}");
+    assert!(snap.instances.iter().any(|r| r.away));
+
+    let mut opened = AppState::with_scenario(state.scenario.clone(), None);
+    play_to_end(&mut opened);
+    let (mut x, mut y) = (opened.world.snapshot(), snap.clone());
+    for s in [&mut x, &mut y] {
+        s.steps = 0;
+        s.ended = false;
+        s.next_event_ms = None;
+    }
+    assert_eq!(x, y);
+}

@@ -26,8 +26,13 @@ pub fn with_protocol(
     Ok(out)
 }
 
-/// The protocol `file`'s consumers speak (its first consumer's).
+/// The protocol `file`'s consumers speak (its first consumer's; a
+/// protocol scenario's by its steps).
 pub fn protocol_of(file: &ScenarioFile) -> GroupProtocol {
+    let steps = file.requests.as_deref().unwrap_or_default();
+    if scenario::consumer_group::is_consumer(steps) {
+        return GroupProtocol::Consumer;
+    }
     file.consumers
         .as_deref()
         .and_then(|c| c.first())

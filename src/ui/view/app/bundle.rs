@@ -4,6 +4,8 @@
 //! protocol (a preset, the `Group protocol` choice, an import or a link)
 //! opens in the bundle that has them, `kip848/` beside the page, at the same
 //! scenario and position (a share link), which the reader loads only then.
+//! So does a protocol scenario of a consumer group (an imported file, a
+//! link, or a live session whose broker records one: the same `?live=`).
 
 use crate::sim::{GroupProtocol, KIP848};
 use crate::ui::model::share::share_fragment;
@@ -20,10 +22,17 @@ pub fn elsewhere(state: &AppState) -> Option<String> {
         .filter(|s| crate::scenario::presets::is_kip848(s.stage().preset));
     let needs_groups =
         state.group_protocol() == GroupProtocol::Consumer || compares_protocols || lesson.is_some();
-    if KIP848 || !needs_groups || state.is_protocol() {
+    if KIP848 || !needs_groups {
         return None;
     }
     let location = web_sys::window()?.location();
+    if state.is_live() {
+        // The live session opens there on the same broker, from its hello.
+        let search = location.search().unwrap_or_default();
+        let dir = location.pathname().ok()?;
+        let dir = &dir[..dir.rfind('/').map_or(0, |i| i + 1)];
+        return Some(format!("{dir}kip848/{search}"));
+    }
     if let Some(step) = lesson {
         // The lesson's step opens there, on its own preset.
         let search = location.search().unwrap_or_default();
