@@ -14,11 +14,19 @@ pub fn format_seconds(ms: u64) -> String {
 /// Length of the uuid Kafka appends to a member id (`<prefix>-<uuid>`).
 const UUID_LEN: usize = 36;
 
+/// Length of a consumer-protocol member id (KIP-1082: a random uuid the
+/// client makes, in 22 base64 characters).
+const CLIENT_ID_LEN: usize = 22;
+
 /// A member id shortened the way the UI shows it: `A-8c1e2f…` becomes
-/// `A-8c1e` (the prefix and the first four hex digits of the uuid). Ids
-/// that do not end in a uuid are returned whole.
+/// `A-8c1e` (the prefix and the first four hex digits of the uuid), and a
+/// consumer-protocol client's `v5SvOC+QTrmAfUG3d/V4hw` becomes `v5SvOC+Q…`.
+/// Other ids are returned whole.
 pub fn short_member_id(id: &str) -> String {
     let n = id.len();
+    if is_client_made(id) {
+        return format!("{}…", &id[..8]);
+    }
     if n > UUID_LEN + 1
         && id.is_char_boundary(n - UUID_LEN - 1)
         && id.as_bytes()[n - UUID_LEN - 1] == b'-'
@@ -34,6 +42,18 @@ pub fn short_member_id(id: &str) -> String {
     } else {
         id.to_string()
     }
+}
+
+/// Whether `id` looks like a uuid a consumer-protocol client made: 22
+/// base64 characters with upper and lower case letters and a digit.
+fn is_client_made(id: &str) -> bool {
+    let b = id.as_bytes();
+    let base64 = |c: &u8| c.is_ascii_alphanumeric() || b"+/-_".contains(c);
+    b.len() == CLIENT_ID_LEN
+        && b.iter().all(base64)
+        && b.iter().any(u8::is_ascii_uppercase)
+        && b.iter().any(u8::is_ascii_lowercase)
+        && b.iter().any(u8::is_ascii_digit)
 }
 
 /// Partitions written compactly, topic by topic, with runs as ranges:
@@ -66,6 +86,22 @@ pub fn partition_ranges(owned: &[TopicPartition]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_consumer_protocol_clients_id_is_cut_to_eight_characters() {
+        assert_eq!(short_member_id("v5SvOC+QTrmAfUG3d/V4hw"), "v5SvOC+Q…");
+        assert_eq!(short_member_id("MBxLHq-tTH6o8SrT1vzSLQ"), "MBxLHq-t…");
+        // Not one: a name of that length, or ids without all three kinds.
+        assert_eq!(
+            short_member_id("consumer-group-members"),
+            "consumer-group-members"
+        );
+        assert_eq!(
+            short_member_id("AAAAAAAAAAAAAAAAAAAAAA"),
+            "AAAAAAAAAAAAAAAAAAAAAA"
+        );
+        assert_eq!(short_member_id("m1"), "m1");
+    }
 
     #[test]
     fn member_ids_are_shortened_to_the_prefix_and_four_uuid_digits() {

@@ -39,8 +39,9 @@ async function freePort(): Promise<number> {
 class Consumer {
   proc: ChildProcess;
   events: Array<Record<string, unknown>> = [];
-  constructor(bootstrap: string, instance: string) {
-    this.proc = spawn(PYTHON, [join(REPO, "tests/broker/consumer.py"), bootstrap, "live-demo", instance, "orders"], {
+  constructor(bootstrap: string, instance: string, protocol = "classic") {
+    const args = [join(REPO, "tests/broker/consumer.py"), bootstrap, "live-demo", instance, "orders", "10000", protocol];
+    this.proc = spawn(PYTHON, args, {
       stdio: ["pipe", "pipe", "inherit"],
     });
     let buffered = "";
@@ -133,6 +134,87 @@ test("a real static consumer restarts without a rebalance, watched live, and the
   const podB = page.locator('[data-testid="instance-row"][data-instance-id="pod-b"]');
   for (let i = 0; i < 40 && !(await podB.count()); i++) await button(page, "Next state").click();
   await expect(podB).toHaveCount(1);
+  await expect(page.getByTestId("member")).toHaveCount(2);
+  expect(problems).toEqual([]);
+});
+
+test("real consumer-protocol clients (KIP-848) show up live: epochs, away with -2, back with no new epoch, and the recording replays in the app", async ({
+  page,
+}) => {
+  test.skip(!READY && process.env.CI !== "true", "needs target/release/groupscope and .cache/venv (scripts/setup)");
+  test.setTimeout(120_000);
+  const problems = watchProblems(page);
+  const dir = mkdtempSync(join(tmpdir(), "groupscope-live-848-"));
+  const record = join(dir, "session.json");
+  const [port, wsPort] = [await freePort(), await freePort()];
+  const broker = spawn(
+    GROUPSCOPE,
+    ["broker", "--port", String(port), "--ws-port", String(wsPort), "--topic", "orders:4",
+     "--consumer-session-timeout-ms", "10000", "--consumer-heartbeat-interval-ms", "500", "--record", record],
+    { stdio: ["ignore", "inherit", "inherit"] },
+  );
+  const consumers: Consumer[] = [];
+  try {
+    // The page opens in its first bundle; the first consumer-group step
+    // hands the live session to the bundle that plays consumer groups.
+    await page.goto(`/?live=ws://127.0.0.1:${wsPort}`);
+    await expect(page.getByTestId("live-status")).toHaveAttribute("data-state", "open", { timeout: 15_000 });
+    const bootstrap = `127.0.0.1:${port}`;
+    const a = new Consumer(bootstrap, "pod-a", "consumer");
+    const b = new Consumer(bootstrap, "pod-b", "consumer");
+    consumers.push(a, b);
+    const bPartitions = await b.assigned();
+    await a.assigned();
+    await expect(page).toHaveURL(/\/kip848\/\?live=/, { timeout: 15_000 });
+    await expect(page.getByTestId("live-status")).toHaveAttribute("data-state", "open", { timeout: 15_000 });
+    await expect(page.getByTestId("group-protocol")).toHaveText("consumer");
+    await expect(page.getByTestId("member")).toHaveCount(2, { timeout: 15_000 });
+    const cards = page.getByTestId("member");
+    await expect(cards.and(page.locator('[data-reconciliation="STABLE"]'))).toHaveCount(2, { timeout: 15_000 });
+    await expect(page.getByTestId("group-state")).toHaveText("Stable", { timeout: 15_000 });
+    const epoch = await page.getByTestId("group-epoch").textContent();
+    const podB = page.locator('[data-testid="member"][data-name="pod-b"]');
+    const before = await podB.getAttribute("data-member-id");
+    // Each partition has one owner on the grid, and pod-b's are its own.
+    for (const p of bPartitions) {
+      const n = p.split("-").pop();
+      await expect(page.locator(`[data-testid="partition"][data-topic="orders"][data-partition="${n}"]`))
+        .toHaveAttribute("data-owner", "pod-b");
+    }
+
+    // pod-b closes: librdkafka leaves with epoch -2, its place kept.
+    await b.close();
+    await expect(podB).toHaveAttribute("data-client-state", "away", { timeout: 15_000 });
+    await expect(page.locator('[data-testid="instance-row"][data-instance-id="pod-b"]'))
+      .toHaveAttribute("data-away", "true");
+    // Back within the session: a new member id, the same partitions, and
+    // the group epoch has not moved.
+    const b2 = new Consumer(bootstrap, "pod-b", "consumer");
+    consumers.push(b2);
+    expect(await b2.assigned()).toEqual(bPartitions);
+    await expect(podB).toHaveAttribute("data-client-state", "stable", { timeout: 15_000 });
+    await expect(podB).not.toHaveAttribute("data-member-id", before!);
+    await expect(page.getByTestId("group-epoch")).toHaveText(epoch!);
+    await expect(page.getByTestId("member")).toHaveCount(2);
+    for (const c of [a, b2]) await c.close();
+  } finally {
+    for (const c of consumers) c.proc.kill("SIGKILL");
+    broker.kill("SIGTERM");
+    await new Promise((done) => broker.once("exit", done));
+  }
+
+  // The recording opens in the app and plays to the same members.
+  await page.goto("/kip848/?scenario=kip345-restart");
+  await button(page, "Import scenario").click();
+  const dialog = page.getByRole("dialog", { name: "Import a scenario" });
+  await dialog.getByLabel("Scenario JSON").fill(readFileSync(record, "utf8"));
+  await dialog.getByRole("button", { name: "Import", exact: true }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId("error-banner")).toHaveCount(0);
+  await expect(page.getByTestId("group-protocol")).toHaveText("consumer");
+  const away = page.locator('[data-testid="member"][data-client-state="away"]');
+  for (let i = 0; i < 400 && !(await away.count()); i++) await button(page, "Next state").click();
+  await expect(away).toHaveAttribute("data-name", "pod-b");
   await expect(page.getByTestId("member")).toHaveCount(2);
   expect(problems).toEqual([]);
 });
