@@ -209,3 +209,31 @@ for (const scheme of ["light", "dark"] as const) {
     await page.screenshot({ path: `${SHOTS}/consumer-protocol-phone-${scheme}.png` });
   });
 }
+
+test("an imported consumer group's protocol scenario opens in the consumer-group bundle and plays its members", async ({ page }) => {
+  const problems = watchProblems(page);
+  await page.goto("/?scenario=kip345-restart");
+  await button(page, "Import scenario").click();
+  const dialog = page.getByRole("dialog", { name: "Import a scenario" });
+  const file = require("node:fs").readFileSync(
+    "../conformance/C13-static-member-away-past-its-session-is-fenced.json",
+    "utf8",
+  );
+  await dialog.getByLabel("Scenario JSON").fill(file);
+  await dialog.getByRole("button", { name: "Import", exact: true }).click();
+  await expect(page).toHaveURL(/\/kip848\//, { timeout: 15_000 });
+  await expect(page.getByTestId("error-banner")).toHaveCount(0);
+  await expect(page.getByTestId("group-protocol")).toHaveText("consumer");
+  const card = page.locator('[data-testid="member"][data-name="i1"]');
+  // Away after its -2 leave, then its session runs out, then a new process.
+  const away = page.locator('[data-testid="member"][data-client-state="away"]');
+  for (let i = 0; i < 40 && !(await away.count()); i++) await button(page, "Next state").click();
+  await expect(away).toHaveAttribute("data-name", "i1");
+  for (let i = 0; i < 40 && (await card.getAttribute("data-member-id")) !== "m1b"; i++) {
+    await button(page, "Next state").click();
+  }
+  await expect(card).toHaveAttribute("data-client-state", "stable");
+  await expect(card).toHaveAttribute("data-member-epoch", /^[1-9]/);
+  await expect(page.getByTestId("member")).toHaveCount(1);
+  expect(problems).toEqual([]);
+});
