@@ -24,6 +24,9 @@
 //!   typed records in, text out; the CLI and the app share them.
 //! - [`ui`]: the app's state and each feature's logic (`ui::model`, native,
 //!   tested) and the Yew components by feature (`ui::view`, wasm only).
+//! - [`logs`]: Kafka broker logs read back into a group's history
+//!   (`groupscope import-log`): line layouts, the coordinator's messages as
+//!   facts, the history and its trace lines. It uses no other module.
 //! - `oracle` (native only): replays protocol scenarios against a real
 //!   Kafka broker over the wire protocol and judges its answers with the
 //!   scenario's expectations (FIDELITY.md). It uses `scenario` and `ids`.
@@ -41,6 +44,7 @@ pub mod defaults;
 pub mod export;
 pub mod hash;
 pub mod ids;
+pub mod logs;
 pub mod narrate;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod oracle;

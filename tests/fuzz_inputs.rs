@@ -523,3 +523,70 @@ fn the_cargo_fuzz_seed_corpus_is_valid_input() {
     }
     assert!(!read("fields").is_empty());
 }
+
+// ---------------------------------------------------------------------------
+// Broker logs (`groupscope import-log`)
+// ---------------------------------------------------------------------------
+
+/// The coordinator's lines of the real broker logs, damaged: bytes
+/// flipped, cut, spliced with another line, timestamps of other layouts,
+/// interleaved groups. Each line must be counted (used or not understood)
+/// without a panic, and a summary always comes out.
+#[test]
+fn damaged_broker_log_lines_never_panic_and_are_always_counted() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/logs/fixtures");
+    let mut lines: Vec<String> = Vec::new();
+    for f in [
+        "kafka-3.9.1-classic.log",
+        "kafka-4.4.0-classic-and-consumer.log",
+    ] {
+        let text = std::fs::read_to_string(root.join(f)).unwrap();
+        lines.extend(
+            text.lines()
+                .filter(|l| l.contains("GroupCoordinator"))
+                .map(str::to_string),
+        );
+    }
+    let mut r = rng(77);
+    let mut failures = Vec::new();
+    let mut reader = groupscope::logs::Reader::default();
+    for i in 0..cases(4 * DEFAULT_CASES) {
+        let mut bytes = lines[below(&mut r, lines.len())].clone().into_bytes();
+        match below(&mut r, 5) {
+            0 => {
+                let at = below(&mut r, bytes.len());
+                bytes[at] = (r.next_u64() & 0xff) as u8;
+            }
+            1 => bytes.truncate(below(&mut r, bytes.len())),
+            2 => {
+                let other = lines[below(&mut r, lines.len())].as_bytes();
+                let at = below(&mut r, bytes.len());
+                bytes.truncate(at);
+                bytes.extend_from_slice(&other[below(&mut r, other.len())..]);
+            }
+            3 => {
+                // Kafka's layout as ISO, with a pod name before it.
+                let text = String::from_utf8_lossy(&bytes).replacen('[', "kafka-0 | ", 1);
+                bytes = text
+                    .replacen(',', ".", 1)
+                    .replacen("] ", "Z ", 1)
+                    .into_bytes();
+            }
+            _ => {
+                let text = String::from_utf8_lossy(&bytes).replace("orders", "other");
+                bytes = text.into_bytes();
+            }
+        }
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let before = reader.lines_used + reader.lines_unknown;
+        guarded("log", i, &text, &mut failures, || {
+            reader.push("", i as u64, &text);
+        });
+        if !text.trim().is_empty() && reader.lines_used + reader.lines_unknown != before + 1 {
+            failures.push(format!("log case {i} was not counted: {text}"));
+        }
+    }
+    let summary = reader.summary(None);
+    assert!(summary["lines_used"].as_u64().unwrap() > 0);
+    assert_no_failures(failures);
+}

@@ -15,6 +15,8 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
         // Collections built without a sort per item type (src/ordered.rs).
         ("ordered", &[][..]),
         ("defaults", &[][..]),
+        // Broker logs read back into a group's history (src/logs/).
+        ("logs", &[][..]),
         ("coordinator", &["ids", "hash", "ordered", "defaults"][..]),
         ("assignor", &["ids", "hash", "ordered"][..]),
         (

@@ -10,6 +10,7 @@
 //! groupscope check --trace TRACE FILE   # judges a recorded (broker) trace with FILE's expectations
 //! groupscope diff FILE --trace TRACE   # where a real broker's trace of FILE differs from GroupScope's run
 //! groupscope broker [--port 9092] [--topic NAME:N]... [--record FILE]   # a local Kafka endpoint for real clients
+//! groupscope import-log FILE... [--group G] [--summary] [--unknown]   # a broker log read back into a group's history
 //! ```
 //! Exit codes: 0 ok, 1 an expectation failed, 2 bad input.
 
@@ -29,6 +30,10 @@ mod oracle;
 #[path = "groupscope/broker.rs"]
 mod broker;
 
+#[cfg(not(target_arch = "wasm32"))]
+#[path = "groupscope/import_log.rs"]
+mod import_log;
+
 #[cfg(all(unix, not(target_arch = "wasm32")))]
 #[path = "groupscope/alloc.rs"]
 mod alloc;
@@ -40,7 +45,7 @@ static ALLOCATOR: alloc::LazyHuge = alloc::LazyHuge;
 
 #[cfg(not(target_arch = "wasm32"))]
 mod cli {
-    use super::{broker, oracle};
+    use super::{broker, import_log, oracle};
     use clap::{Parser, Subcommand};
     use groupscope::scenario::{self, check::check, ScenarioFile};
     use std::io::Write;
@@ -129,6 +134,10 @@ mod cli {
         /// A local Kafka endpoint for real clients, driving GroupScope's
         /// coordinator; records the session as a protocol scenario.
         Broker(broker::BrokerArgs),
+        /// Reads Kafka broker logs (3.9 and 4.x, classic and consumer
+        /// groups) back into one group's history: NDJSON trace lines, or a
+        /// summary.
+        ImportLog(import_log::ImportLogArgs),
         /// Prints a Markdown table of each simulation scenario's summary.
         Summary {
             /// The simulation scenario files (JSON).
@@ -231,6 +240,7 @@ mod cli {
             }
             Command::Diff { file, trace } => oracle::diff(&file, &trace),
             Command::Broker(args) => broker::run(args),
+            Command::ImportLog(args) => import_log::run(args),
             Command::Summary { files } => summary_table(&files),
             Command::Sweep {
                 file,

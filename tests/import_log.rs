@@ -1,0 +1,148 @@
+//! `groupscope import-log` on logs real brokers wrote
+//! (tests/logs/fixtures/): the summary, the NDJSON history, two files
+//! merged by time, the lines not understood, and bad input named.
+
+use serde_json::Value;
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_groupscope");
+const LOG39: &str = "tests/logs/fixtures/kafka-3.9.1-classic.log";
+const LOG44: &str = "tests/logs/fixtures/kafka-4.4.0-classic-and-consumer.log";
+
+fn import(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(BIN)
+        .arg("import-log")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn lines(text: &str) -> Vec<Value> {
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect()
+}
+
+#[test]
+fn the_summary_of_a_3_9_log() {
+    let (code, out, err) = import(&[LOG39, "--summary"]);
+    assert_eq!(code, 0, "{err}");
+    let s: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(s["group"], "orders-app");
+    assert_eq!(s["rebalances"], 5);
+    assert_eq!(s["generations"], serde_json::json!([1, 2, 3, 4]));
+    assert_eq!(s["fenced"], serde_json::json!(["a"]));
+}
+
+#[test]
+fn the_history_is_trace_lines_in_time_order_with_their_source_line() {
+    let (code, out, err) = import(&[LOG44, "--group", "orders-848"]);
+    assert_eq!(code, 0, "{err}");
+    let trace = lines(&out);
+    assert!(trace.len() > 20);
+    let times: Vec<u64> = trace.iter().map(|l| l["at_ms"].as_u64().unwrap()).collect();
+    assert!(times.windows(2).all(|w| w[0] <= w[1]));
+    let events: Vec<&str> = trace.iter().filter_map(|l| l["event"].as_str()).collect();
+    for e in [
+        "member_added",
+        "group_epoch_bumped",
+        "target_computed",
+        "member_away",
+        "member_replaced",
+        "member_refused",
+    ] {
+        assert!(events.contains(&e), "{e} in {events:?}");
+    }
+    let fixture = std::fs::read_to_string(LOG44).unwrap();
+    let source: Vec<&str> = fixture.lines().collect();
+    for l in trace.iter().filter(|l| l["type"] == "event") {
+        let n = l["line"].as_u64().unwrap() as usize;
+        assert!(
+            source[n - 1].contains("orders-848"),
+            "line {n} is the group's"
+        );
+    }
+    assert!(trace
+        .iter()
+        .all(|l| l["type"] != "group" || l["protocol"] == "consumer"));
+}
+
+#[test]
+fn two_files_are_merged_by_time() {
+    let dir = std::env::temp_dir().join(format!("groupscope-import-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fixture = std::fs::read_to_string(LOG39).unwrap();
+    let (mut odd, mut even) = (String::new(), String::new());
+    for (i, l) in fixture.lines().enumerate() {
+        let half = if i % 2 == 0 { &mut even } else { &mut odd };
+        half.push_str(l);
+        half.push('\n');
+    }
+    let (a, b) = (dir.join("a.log"), dir.join("b.log"));
+    std::fs::write(&a, even).unwrap();
+    std::fs::write(&b, odd).unwrap();
+    let (code, out, err) = import(&[b.to_str().unwrap(), a.to_str().unwrap(), "--summary"]);
+    assert_eq!(code, 0, "{err}");
+    let (_, whole, _) = import(&[LOG39, "--summary"]);
+    let (x, y): (Value, Value) = (
+        serde_json::from_str(&out).unwrap(),
+        serde_json::from_str(&whole).unwrap(),
+    );
+    for k in [
+        "rebalances",
+        "generations",
+        "instance_ids",
+        "fenced",
+        "lines_used",
+        "lines_unknown",
+        "from",
+        "to",
+    ] {
+        assert_eq!(x[k], y[k], "{k}");
+    }
+    let (_, trace, _) = import(&[a.to_str().unwrap(), b.to_str().unwrap()]);
+    let trace = lines(&trace);
+    assert!(trace
+        .iter()
+        .any(|l| l["source"].as_str().is_some_and(|s| s.ends_with("a.log"))));
+    assert!(trace
+        .iter()
+        .any(|l| l["source"].as_str().is_some_and(|s| s.ends_with("b.log"))));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_lines_not_understood_can_be_listed() {
+    let (_, summary, _) = import(&[LOG39, "--summary"]);
+    let s: Value = serde_json::from_str(&summary).unwrap();
+    let (code, out, _) = import(&[LOG39, "--unknown"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out.lines().count() as u64,
+        s["lines_unknown"].as_u64().unwrap()
+    );
+    assert!(out
+        .lines()
+        .all(|l| l.split(':').next().unwrap().parse::<u64>().is_ok()));
+}
+
+#[test]
+fn bad_input_is_named() {
+    let (code, _, err) = import(&[LOG39, "--group", "nope"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--group \"nope\"") && err.contains("orders-app"),
+        "{err}"
+    );
+    let (code, _, err) = import(&["no/such/file.log", "--summary"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no/such/file.log"), "{err}");
+    let (code, _, err) = import(&["Cargo.toml"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no consumer group"), "{err}");
+}
