@@ -204,8 +204,23 @@ pub fn group_of(fact: &Fact) -> Option<(&str, Protocol)> {
 /// Applies `fact` at `at_ms` to `h`; returns its event lines (without time
 /// and source).
 pub fn apply(h: &mut History, at_ms: i64, fact: &Fact) -> Vec<Map<String, Value>> {
-    use Fact::*;
     let mut out = Vec::new();
+    apply_member(h, fact, &mut out);
+    apply_group(h, at_ms, fact, &mut out);
+    apply_consumer(h, fact, &mut out);
+    let new: Vec<String> = h
+        .members
+        .keys()
+        .filter(|m| !h.known.contains(*m))
+        .cloned()
+        .collect();
+    h.known.extend(new);
+    out
+}
+
+/// A classic member's join, replacement, removal or fencing.
+fn apply_member(h: &mut History, fact: &Fact, out: &mut Vec<Map<String, Value>>) {
+    use Fact::*;
     match fact {
         MemberAdded {
             member_id,
@@ -254,58 +269,6 @@ pub fn apply(h: &mut History, at_ms: i64, fact: &Fact) -> Vec<Map<String, Value>
             &[],
             "The static member's rejoin changes nothing the group agreed on: no rebalance (KIP-345).".into(),
         )),
-        RebalanceStarted {
-            old_generation,
-            reason,
-            ..
-        } => {
-            if let Some((member, instance)) = added_by(reason) {
-                if !h.members.contains_key(&member) {
-                    h.add(&member, instance.as_deref());
-                }
-            }
-            h.rebalances += 1;
-            h.generation = *old_generation;
-            out.push(event(
-                "rebalance_started",
-                &[("old_generation", json!(old_generation)), ("reason", json!(reason))],
-                format!("A rebalance starts after generation {old_generation}: {reason}."),
-            ));
-            h.set_state(at_ms, "PreparingRebalance", &mut out);
-        }
-        Stabilized {
-            generation,
-            members,
-            ..
-        } => {
-            // 3.9 logs no line for a pending member's second join: the
-            // generation's size says how many of them joined.
-            while h.members.len() < *members as usize {
-                let Some(p) = h.pending.pop_first() else { break };
-                h.members.insert(p, None);
-            }
-            h.generation = *generation;
-            h.generations.push(*generation);
-            h.set_state(at_ms, "CompletingRebalance", &mut out);
-            out.push(event(
-                "generation_started",
-                &[("generation_id", json!(generation)), ("members", json!(members))],
-                format!("Generation {generation} forms with {members} members."),
-            ));
-        }
-        AssignmentReceived {
-            leader, generation, ..
-        } => {
-            h.leader = leader.clone();
-            h.generation = *generation;
-            h.learn(leader);
-            out.push(event(
-                "assignment_received",
-                &[("leader", json!(leader)), ("generation_id", json!(generation))],
-                format!("The leader {leader} sends the assignment of generation {generation}."),
-            ));
-            h.set_state(at_ms, "Stable", &mut out);
-        }
         MemberFailed { member_id, .. } => {
             let i = h.remove(member_id);
             out.push(removed(member_id, i.as_deref(), "session_expired", "its session timed out"));
@@ -323,22 +286,90 @@ pub fn apply(h: &mut History, at_ms: i64, fact: &Fact) -> Vec<Map<String, Value>
             instance_id,
             current,
             operation,
+        } => out.push(fenced(h, member_id, instance_id, current, operation)),
+        _ => {}
+    }
+}
+
+/// A classic group's rebalance, generation and state.
+fn apply_group(h: &mut History, at_ms: i64, fact: &Fact, out: &mut Vec<Map<String, Value>>) {
+    use Fact::*;
+    match fact {
+        RebalanceStarted {
+            old_generation,
+            reason,
+            ..
         } => {
-            h.fenced.insert(instance_id.clone());
-            h.learn(current);
-            let mut f = member_facts(member_id, Some(instance_id));
-            f.push(("current_member_id", json!(current)));
-            f.push(("operation", json!(operation)));
+            if let Some((member, instance)) = added_by(reason) {
+                if !h.members.contains_key(&member) {
+                    h.add(&member, instance.as_deref());
+                }
+            }
+            h.rebalances += 1;
+            h.generation = *old_generation;
             out.push(event(
-                "member_fenced",
-                &f,
-                format!("A {operation} from {member_id}, an old process of static member {instance_id}, is refused with FENCED_INSTANCE_ID: {current} holds the instance id now."),
+                "rebalance_started",
+                &[
+                    ("old_generation", json!(old_generation)),
+                    ("reason", json!(reason)),
+                ],
+                format!("A rebalance starts after generation {old_generation}: {reason}."),
             ));
+            h.set_state(at_ms, "PreparingRebalance", out);
+        }
+        Stabilized {
+            generation,
+            members,
+            ..
+        } => {
+            // 3.9 logs no line for a pending member's second join: the
+            // generation's size says how many of them joined.
+            while h.members.len() < *members as usize {
+                let Some(p) = h.pending.pop_first() else {
+                    break;
+                };
+                h.members.insert(p, None);
+            }
+            h.generation = *generation;
+            h.generations.push(*generation);
+            h.set_state(at_ms, "CompletingRebalance", out);
+            out.push(event(
+                "generation_started",
+                &[
+                    ("generation_id", json!(generation)),
+                    ("members", json!(members)),
+                ],
+                format!("Generation {generation} forms with {members} members."),
+            ));
+        }
+        AssignmentReceived {
+            leader, generation, ..
+        } => {
+            h.leader = leader.clone();
+            h.generation = *generation;
+            h.learn(leader);
+            out.push(event(
+                "assignment_received",
+                &[
+                    ("leader", json!(leader)),
+                    ("generation_id", json!(generation)),
+                ],
+                format!("The leader {leader} sends the assignment of generation {generation}."),
+            ));
+            h.set_state(at_ms, "Stable", out);
         }
         Empty { generation, .. } => {
             h.generation = *generation;
-            h.set_state(at_ms, "Empty", &mut out);
+            h.set_state(at_ms, "Empty", out);
         }
+        _ => {}
+    }
+}
+
+/// A consumer group's (KIP-848) members and epochs.
+fn apply_consumer(h: &mut History, fact: &Fact, out: &mut Vec<Map<String, Value>>) {
+    use Fact::*;
+    match fact {
         CgJoined {
             member_id,
             instance_id,
@@ -405,15 +436,29 @@ pub fn apply(h: &mut History, at_ms: i64, fact: &Fact) -> Vec<Map<String, Value>
             f.push(("owner", json!(owner)));
             out.push(event("member_refused", &f, format!("A second process with instance id {instance_id} ({member_id}) is refused with UNRELEASED_INSTANCE_ID: {owner} still holds it.")));
         }
+        _ => {}
     }
-    let new: Vec<String> = h
-        .members
-        .keys()
-        .filter(|m| !h.known.contains(*m))
-        .cloned()
-        .collect();
-    h.known.extend(new);
-    out
+}
+
+/// FENCED_INSTANCE_ID: `member_id`'s request refused, `current` holds the
+/// instance id now.
+fn fenced(
+    h: &mut History,
+    member_id: &str,
+    instance_id: &str,
+    current: &str,
+    operation: &str,
+) -> Map<String, Value> {
+    h.fenced.insert(instance_id.to_string());
+    h.learn(current);
+    let mut f = member_facts(member_id, Some(instance_id));
+    f.push(("current_member_id", json!(current)));
+    f.push(("operation", json!(operation)));
+    event(
+        "member_fenced",
+        &f,
+        format!("A {operation} from {member_id}, an old process of static member {instance_id}, is refused with FENCED_INSTANCE_ID: {current} holds the instance id now."),
+    )
 }
 
 fn removed(
