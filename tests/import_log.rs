@@ -146,3 +146,39 @@ fn bad_input_is_named() {
     assert_eq!(code, 2);
     assert!(err.contains("no consumer group"), "{err}");
 }
+
+/// The what-if scenario of a classic log, run as it is, has the log's
+/// rebalances and fencing: the same members did the same things.
+#[test]
+fn the_what_if_scenario_replays_the_logs_rebalances() {
+    for (log, group) in [(LOG39, "orders-app"), (LOG44, "orders-app")] {
+        let (code, out, err) = import(&[log, "--group", group, "--as-scenario"]);
+        assert_eq!(code, 0, "{err}");
+        let file = groupscope::scenario::parse(&out).expect("a valid scenario");
+        assert!(file.consumers.as_ref().is_some_and(|c| c.len() >= 3));
+        let trace = groupscope::scenario::run(&file, None).expect("runs");
+        let summary = trace.last().unwrap();
+        let (_, logged, _) = import(&[log, "--group", group, "--summary"]);
+        let logged: Value = serde_json::from_str(&logged).unwrap();
+        assert_eq!(summary["rebalances"], logged["rebalances"], "{log}");
+        assert_eq!(summary["fenced"], serde_json::json!(["a"]), "{log}");
+        assert_eq!(summary["violations"], serde_json::json!([]));
+    }
+}
+
+/// A consumer group's what-if speaks the consumer protocol, and its
+/// duplicate process is refused as in the log.
+#[test]
+fn a_consumer_groups_what_if_refuses_the_duplicate() {
+    let (code, out, err) = import(&[LOG44, "--group", "orders-848", "--as-scenario"]);
+    assert_eq!(code, 0, "{err}");
+    let file = groupscope::scenario::parse(&out).expect("a valid scenario");
+    assert_eq!(
+        file.group_protocol,
+        Some(groupscope::sim::GroupProtocol::Consumer)
+    );
+    assert_eq!(file.config.consumer_session_timeout_ms, 10_000);
+    let trace = groupscope::scenario::run(&file, None).expect("runs");
+    assert!(trace.iter().any(|l| l["error"] == "UNRELEASED_INSTANCE_ID"));
+    assert_eq!(trace.last().unwrap()["violations"], serde_json::json!([]));
+}

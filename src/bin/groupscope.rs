@@ -10,7 +10,7 @@
 //! groupscope check --trace TRACE FILE   # judges a recorded (broker) trace with FILE's expectations
 //! groupscope diff FILE --trace TRACE   # where a real broker's trace of FILE differs from GroupScope's run
 //! groupscope broker [--port 9092] [--topic NAME:N]... [--record FILE]   # a local Kafka endpoint for real clients
-//! groupscope import-log FILE... [--group G] [--summary] [--unknown]   # a broker log read back into a group's history
+//! groupscope import-log FILE... [--group G] [--summary] [--unknown] [--as-scenario]   # a broker log read back into a group's history
 //! ```
 //! Exit codes: 0 ok, 1 an expectation failed, 2 bad input.
 

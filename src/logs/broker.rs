@@ -55,6 +55,9 @@ pub enum Fact {
         group: String,
         member_id: String,
         instance_id: Option<String>,
+        /// 3.9's line shows the member's timeouts.
+        session_timeout_ms: Option<u64>,
+        rebalance_timeout_ms: Option<u64>,
     },
     /// FENCED_INSTANCE_ID: a request with an old member id of a static
     /// member (no group named: the group that knows the member).
@@ -135,6 +138,30 @@ fn number_after(s: &str, marker: &str) -> Option<i32> {
     digits.parse().ok()
 }
 
+/// A whole number of ms right after `marker`.
+fn ms_after(s: &str, marker: &str) -> Option<u64> {
+    number_after(s, marker).and_then(|n| u64::try_from(n).ok())
+}
+
+/// A broker setting of the config dump Kafka logs at start-up
+/// (`\tgroup.initial.rebalance.delay.ms = 3000`): its name and number.
+pub fn setting(line: &str) -> Option<(&str, u64)> {
+    let (name, value) = line.strip_prefix('\t')?.split_once(" = ")?;
+    let name = name.trim();
+    if !name.starts_with("group.") {
+        return None;
+    }
+    Some((name, value.trim().parse().ok()?))
+}
+
+/// A partition's log created (`Created log for partition orders-2 in …`):
+/// its topic and partition number.
+pub fn created_partition(message: &str) -> Option<(&str, u32)> {
+    let tp = between(message, "Created log for partition ", " in ")?;
+    let (topic, n) = tp.rsplit_once('-')?;
+    Some((topic, n.parse().ok()?))
+}
+
 /// `Some(x)` / `None` (Scala) or `x` / `null` (Java) as an instance id.
 fn instance(s: &str) -> Option<String> {
     let s = s.trim_end_matches([',', ';', ')']);
@@ -169,6 +196,8 @@ pub fn fact(message: &str) -> Option<Fact> {
             group: group.into(),
             member_id: member_id.into(),
             instance_id: None,
+            session_timeout_ms: None,
+            rebalance_timeout_ms: None,
         });
     }
     classic_fact(m)
@@ -259,6 +288,8 @@ fn group_fact(m: &str) -> Option<Fact> {
             group: word_after(m, " has left group ")?.into(),
             member_id: word_after(meta, "memberId=")?.trim_end_matches(',').into(),
             instance_id: word_after(meta, "groupInstanceId=").and_then(instance),
+            session_timeout_ms: ms_after(meta, "sessionTimeoutMs="),
+            rebalance_timeout_ms: ms_after(meta, "rebalanceTimeoutMs="),
         });
     }
     if let Some(member_id) = between(

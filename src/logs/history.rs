@@ -45,6 +45,12 @@ pub struct History {
     rebalance_since: Option<i64>,
     pub group_epoch: i32,
     pub assignment_epoch: i32,
+    /// Every fact of it, in order (for the what-if scenario).
+    pub moves: Vec<(i64, Fact)>,
+    /// The session and rebalance timeouts members joined with, when a line
+    /// shows them (3.9's LeaveGroup line does).
+    pub session_timeout_ms: Option<u64>,
+    pub rebalance_timeout_ms: Option<u64>,
 }
 
 impl History {
@@ -205,6 +211,7 @@ pub fn group_of(fact: &Fact) -> Option<(&str, Protocol)> {
 /// and source).
 pub fn apply(h: &mut History, at_ms: i64, fact: &Fact) -> Vec<Map<String, Value>> {
     let mut out = Vec::new();
+    h.moves.push((at_ms, fact.clone()));
     apply_member(h, fact, &mut out);
     apply_group(h, at_ms, fact, &mut out);
     apply_consumer(h, fact, &mut out);
@@ -276,8 +283,12 @@ fn apply_member(h: &mut History, fact: &Fact, out: &mut Vec<Map<String, Value>>)
         MemberLeft {
             member_id,
             instance_id,
+            session_timeout_ms,
+            rebalance_timeout_ms,
             ..
         } => {
+            h.session_timeout_ms = session_timeout_ms.or(h.session_timeout_ms);
+            h.rebalance_timeout_ms = rebalance_timeout_ms.or(h.rebalance_timeout_ms);
             let i = h.remove(member_id).or(instance_id.clone());
             out.push(removed(member_id, i.as_deref(), "left_group", "it sent LeaveGroup"));
         }

@@ -10,6 +10,7 @@
 pub mod broker;
 pub mod history;
 pub mod line;
+pub mod what_if;
 
 pub use history::{History, Protocol};
 use serde_json::{json, Value};
@@ -28,6 +29,11 @@ pub struct Reader {
     /// The group of the last static replacement (the next "no rebalance"
     /// line, which names none, is of it).
     last_replaced: Option<String>,
+    /// The broker's group settings of its start-up config dump.
+    pub settings: BTreeMap<String, u64>,
+    /// Topics (not Kafka's internal ones) and their partition counts, from
+    /// the lines that created their logs.
+    pub topics: BTreeMap<String, u32>,
 }
 
 /// How one line was taken.
@@ -44,6 +50,11 @@ impl Reader {
     /// Reads line `number` of `source` (a file name, or empty).
     pub fn push(&mut self, source: &str, number: u64, text: &str) -> Taken {
         let Some(line) = line::parse(text) else {
+            if let Some((name, value)) = broker::setting(text) {
+                self.settings.insert(name.to_string(), value);
+                self.lines_used += 1;
+                return Taken::Used(Vec::new());
+            }
             if !text.trim().is_empty() {
                 self.lines_unknown += 1;
             }
@@ -54,6 +65,14 @@ impl Reader {
             self.from = Some(line.stamp.clone());
         }
         self.to = Some(line.stamp.clone());
+        if let Some((topic, partition)) = broker::created_partition(line.message) {
+            if !topic.starts_with("__") {
+                let n = self.topics.entry(topic.to_string()).or_insert(0);
+                *n = (*n).max(partition + 1);
+                self.lines_used += 1;
+                return Taken::Used(Vec::new());
+            }
+        }
         let Some(fact) = broker::fact(line.message) else {
             self.lines_unknown += 1;
             return Taken::Unknown;

@@ -1,4 +1,4 @@
-//! `groupscope import-log FILE... [--group G] [--summary] [--unknown]`:
+//! `groupscope import-log FILE... [--group G] [--summary] [--unknown] [--as-scenario]`:
 //! Kafka broker logs read back into one group's history
 //! (docs/spec/scenario-format.md, "Imported logs"). The files are merged
 //! by time, line by line (a 100 MB log streams through in bounded memory);
@@ -26,6 +26,11 @@ pub struct ImportLogArgs {
     /// Lists the lines not understood (FILE:LINE: text) instead.
     #[arg(long)]
     unknown: bool,
+    /// Prints a simulation scenario that replays the group's history (the
+    /// same members, starts, restarts, closes and crashes), to re-run it
+    /// with static members, another session or the other protocol.
+    #[arg(long)]
+    as_scenario: bool,
 }
 
 /// One open log: its next line, and the time of its last timestamped line.
@@ -126,6 +131,21 @@ fn import(args: &ImportLogArgs) -> Result<(), String> {
             }
             Ok(())
         })?;
+        return out.flush().map_err(write_err);
+    }
+    if args.as_scenario {
+        merged(&args.files, |source, n, text| {
+            reader.push(source, n, text);
+            Ok(())
+        })?;
+        let Some(group) = reader.chosen(args.group.as_deref()).map(str::to_string) else {
+            return Err("no consumer group's lines were found in the log".into());
+        };
+        let file = groupscope::logs::what_if::scenario(&reader, &group)
+            .ok_or_else(|| no_group(&group, &reader))?;
+        let parsed = groupscope::scenario::parse(&file.to_string())
+            .map_err(|e| format!("the scenario made from group {group:?} is not valid: {e}"))?;
+        writeln!(out, "{}", groupscope::scenario::to_json(&parsed)).map_err(write_err)?;
         return out.flush().map_err(write_err);
     }
     if args.summary {
