@@ -189,9 +189,11 @@ pub fn scenario(reader: &Reader, group: &str) -> Option<Value> {
 /// between; half the longest such gap (the crash halfway), within the
 /// broker's bounds.
 fn measured_session(h: &History, setting: &dyn Fn(&str) -> Option<u64>) -> Option<u64> {
-    let gaps = h.moves.windows(2).filter_map(|w| {
-        matches!(w[1].1, Fact::MemberFailed { .. }).then(|| (w[1].0 - w[0].0).max(0) as u64)
-    });
+    let gaps = h
+        .moves
+        .windows(2)
+        .filter(|w| matches!(w[1].1, Fact::MemberFailed { .. }))
+        .map(|w| (w[1].0 - w[0].0).max(0) as u64);
     let ms = gaps.max()? / 2;
     let min = setting("group.min.session.timeout.ms").unwrap_or(6_000);
     let max = setting("group.max.session.timeout.ms").unwrap_or(1_800_000);
@@ -255,12 +257,12 @@ fn actions_of(h: &History, lost_after: u64) -> (Cast, Vec<(i64, Value)>) {
             }
             Fact::MemberAdded { member_id, .. }
             | Fact::MemberPending { member_id, .. }
-            | Fact::CgJoined { member_id, .. } => {
-                if cast.of_member(member_id).is_none() {
-                    let c = cast.dynamic(member_id);
-                    cast.ids.push((member_id.clone(), c));
-                    act(&mut cast, at, c, "start");
-                }
+            | Fact::CgJoined { member_id, .. }
+                if cast.of_member(member_id).is_none() =>
+            {
+                let c = cast.dynamic(member_id);
+                cast.ids.push((member_id.clone(), c));
+                act(&mut cast, at, c, "start");
             }
             Fact::StaticReplaced {
                 instance_id,
