@@ -147,6 +147,72 @@ pub struct Chart {
     pub crossings: Vec<(f64, f64, u64)>,
     /// The current scenario's restart duration, if it has restarts.
     pub current_x: Option<f64>,
+    /// The axes' ends: the longest restart and the highest cost shown (ms).
+    pub x_max: u64,
+    pub y_max: u64,
+}
+
+impl Chart {
+    /// Where restart duration `ms` is drawn.
+    pub fn x(&self, ms: f64) -> f64 {
+        LEFT + (self.width - LEFT - RIGHT) * ms / self.x_max as f64
+    }
+
+    /// Where a cost of `ms` is drawn (a larger cost higher up).
+    pub fn y(&self, ms: f64) -> f64 {
+        HEIGHT - BOTTOM - (HEIGHT - TOP - BOTTOM) * ms / self.y_max as f64
+    }
+
+    /// The dots of one mode's costs, `pick`ed from each point, in
+    /// restart order: (x, y, restart ms, cost ms).
+    pub fn dots(
+        &self,
+        sorted: &[SweepPoint],
+        pick: fn(&SweepPoint) -> u64,
+    ) -> Vec<(f64, f64, u64, u64)> {
+        sorted
+            .iter()
+            .map(|p| {
+                let cost = pick(p);
+                (
+                    self.x(p.restart_ms as f64),
+                    self.y(cost as f64),
+                    p.restart_ms,
+                    cost,
+                )
+            })
+            .collect()
+    }
+
+    /// Where each crossing of `sorted`'s curves is drawn: (x, y, restart ms).
+    pub fn crossing_dots(&self, sorted: &[SweepPoint]) -> Vec<(f64, f64, u64)> {
+        crossings(sorted)
+            .iter()
+            .map(|c| {
+                let ms = c.restart_ms;
+                (
+                    self.x(ms),
+                    self.y(static_cost_at(sorted, c)),
+                    ms.round() as u64,
+                )
+            })
+            .collect()
+    }
+
+    /// Where restart duration `ms` is drawn, if inside the plotted range.
+    pub fn x_in_range(&self, ms: u64) -> Option<f64> {
+        (ms <= self.x_max).then(|| self.x(ms as f64))
+    }
+}
+
+/// The static members' cost at a point.
+pub fn static_cost(p: &SweepPoint) -> u64 {
+    p.static_members.unavailable_after_startup_ms
+}
+
+/// The dynamic members' cost at a point.
+pub fn dynamic_cost(p: &SweepPoint) -> u64 {
+    p.dynamic_members.unavailable_after_startup_ms
 }
 
 /// The evenly spread restart durations to sweep for `file`, from 1 s to
@@ -154,8 +220,14 @@ pub struct Chart {
 /// view, with the scenario's own restart duration among them (its point
 /// is the one compare mode shows).
 pub fn durations(file: &ScenarioFile) -> Vec<u64> {
-    let mut d = restart_points(1_000..=range_end(file), POINTS);
-    if let Some(own) = current_restart_ms(file).filter(|ms| (1..=range_end(file)).contains(ms)) {
+    durations_to(file, range_end(file))
+}
+
+/// [`durations`] from 1 s to `end_ms` (the two-protocol view sweeps both
+/// protocols over the same restarts, to the larger of their ends).
+pub fn durations_to(file: &ScenarioFile, end_ms: u64) -> Vec<u64> {
+    let mut d = restart_points(1_000..=end_ms, POINTS);
+    if let Some(own) = current_restart_ms(file).filter(|ms| (1..=end_ms).contains(ms)) {
         d.push(own);
     }
     crate::ordered::sort(&mut d);
@@ -163,22 +235,27 @@ pub fn durations(file: &ScenarioFile) -> Vec<u64> {
     d
 }
 
-/// The longest restart the sweep runs.
-pub(super) fn range_end(file: &ScenarioFile) -> u64 {
+/// The longest restart the sweep of `file` runs.
+pub fn range_end(file: &ScenarioFile) -> u64 {
     (2 * session_ms(file) + 10_000).max(120_000)
 }
 
 /// How close two runs around a crossing must be before the explorer stops
-/// narrowing it: 1/400 of the range, at least 100 ms.
-pub fn resolution_ms(file: &ScenarioFile) -> u64 {
-    (range_end(file) / 400).max(100)
+/// narrowing it: 1/400 of the range up to `end_ms`, at least 100 ms.
+pub fn resolution_ms(end_ms: u64) -> u64 {
+    (end_ms / 400).max(100)
 }
 
 /// The next restart duration the explorer runs, given the points it has:
 /// the next of [`durations`], then (at most [`MAX_REFINEMENTS`] times) the
 /// middle of the widest bracket around a crossing; `None` when done.
 pub fn next_duration(file: &ScenarioFile, points: &[SweepPoint]) -> Option<u64> {
-    let grid = durations(file);
+    next_duration_to(file, points, range_end(file))
+}
+
+/// [`next_duration`] over the restarts of [`durations_to`] `end_ms`.
+pub fn next_duration_to(file: &ScenarioFile, points: &[SweepPoint], end_ms: u64) -> Option<u64> {
+    let grid = durations_to(file, end_ms);
     if let Some(ms) = grid
         .iter()
         .find(|ms| points.iter().all(|p| p.restart_ms != **ms))
@@ -187,7 +264,7 @@ pub fn next_duration(file: &ScenarioFile, points: &[SweepPoint]) -> Option<u64> 
     }
     let added = points.len().saturating_sub(grid.len());
     (added < MAX_REFINEMENTS)
-        .then(|| refinement(points, resolution_ms(file)))
+        .then(|| refinement(points, resolution_ms(end_ms)))
         .flatten()
 }
 
@@ -274,18 +351,25 @@ pub(super) fn tick_label(ms: u64, step: u64) -> String {
 /// does not jump while points arrive one by one), `width` units wide
 /// (clamped to [`MIN_WIDTH`]..=[`MAX_WIDTH`]).
 pub fn chart(points: &[SweepPoint], durations: &[u64], file: &ScenarioFile, width: f64) -> Chart {
+    chart_with(points, durations, file, width, &[])
+}
+
+/// [`chart`] with its cost axis tall enough for `also` too (the other
+/// protocol's points, drawn on the same axes).
+pub fn chart_with(
+    points: &[SweepPoint],
+    durations: &[u64],
+    file: &ScenarioFile,
+    width: f64,
+    also: &[SweepPoint],
+) -> Chart {
     let width = width.clamp(MIN_WIDTH, MAX_WIDTH);
-    let mut sorted = points.to_vec();
-    crate::ordered::sort_by_key(&mut sorted, |p| p.restart_ms);
+    let sorted = in_restart_order(points);
     let x_max = durations.last().copied().unwrap_or(1).max(1);
     let highest = sorted
         .iter()
-        .flat_map(|p| {
-            [
-                p.static_members.unavailable_after_startup_ms,
-                p.dynamic_members.unavailable_after_startup_ms,
-            ]
-        })
+        .chain(also)
+        .flat_map(|p| [static_cost(p), dynamic_cost(p)])
         .max()
         .unwrap_or(1)
         .max(1);
@@ -293,47 +377,41 @@ pub fn chart(points: &[SweepPoint], durations: &[u64], file: &ScenarioFile, widt
     let x_step = nice_step_within(x_max, ((width - LEFT - RIGHT) / 70.0).max(3.0) as u64);
     let y_step = nice_step(highest, 4);
     let y_max = highest.div_ceil(y_step) * y_step;
-    let x = |ms: f64| LEFT + (width - LEFT - RIGHT) * ms / x_max as f64;
-    let y = |ms: f64| HEIGHT - BOTTOM - (HEIGHT - TOP - BOTTOM) * ms / y_max as f64;
-    let dots = |pick: fn(&SweepPoint) -> u64| -> Vec<(f64, f64, u64, u64)> {
-        sorted
-            .iter()
-            .map(|p| {
-                (
-                    x(p.restart_ms as f64),
-                    y(pick(p) as f64),
-                    p.restart_ms,
-                    pick(p),
-                )
-            })
-            .collect()
-    };
-    let static_dots = dots(|p| p.static_members.unavailable_after_startup_ms);
-    let dynamic_dots = dots(|p| p.dynamic_members.unavailable_after_startup_ms);
-    let in_range = |ms: u64| (ms <= x_max).then(|| x(ms as f64));
-    let crossing_dots = crossings(&sorted)
-        .iter()
-        .map(|c| {
-            let ms = c.restart_ms;
-            (x(ms), y(static_cost_at(&sorted, c)), ms.round() as u64)
-        })
-        .collect();
-    Chart {
+    let mut c = Chart {
         width,
-        static_line: polyline(&static_dots),
-        dynamic_line: polyline(&dynamic_dots),
-        static_dots,
-        dynamic_dots,
-        x_ticks: (0..=x_max / x_step)
-            .map(|i| (x((i * x_step) as f64), tick_label(i * x_step, x_step)))
-            .collect(),
-        y_ticks: (0..=y_max / y_step)
-            .map(|i| (y((i * y_step) as f64), tick_label(i * y_step, y_step)))
-            .collect(),
-        session_x: in_range(session_ms(file)),
-        crossings: crossing_dots,
-        current_x: current_restart_ms(file).and_then(in_range),
-    }
+        static_line: String::new(),
+        dynamic_line: String::new(),
+        static_dots: Vec::new(),
+        dynamic_dots: Vec::new(),
+        x_ticks: Vec::new(),
+        y_ticks: Vec::new(),
+        session_x: None,
+        crossings: Vec::new(),
+        current_x: None,
+        x_max,
+        y_max,
+    };
+    c.static_dots = c.dots(&sorted, static_cost);
+    c.dynamic_dots = c.dots(&sorted, dynamic_cost);
+    c.static_line = polyline(&c.static_dots);
+    c.dynamic_line = polyline(&c.dynamic_dots);
+    c.x_ticks = (0..=x_max / x_step)
+        .map(|i| (c.x((i * x_step) as f64), tick_label(i * x_step, x_step)))
+        .collect();
+    c.y_ticks = (0..=y_max / y_step)
+        .map(|i| (c.y((i * y_step) as f64), tick_label(i * y_step, y_step)))
+        .collect();
+    c.session_x = c.x_in_range(session_ms(file));
+    c.crossings = c.crossing_dots(&sorted);
+    c.current_x = current_restart_ms(file).and_then(|ms| c.x_in_range(ms));
+    c
+}
+
+/// `points` in order of restart duration.
+pub fn in_restart_order(points: &[SweepPoint]) -> Vec<SweepPoint> {
+    let mut sorted = points.to_vec();
+    crate::ordered::sort_by_key(&mut sorted, |p| p.restart_ms);
+    sorted
 }
 
 /// The static line's height at a crossing (both lines meet there).
@@ -348,7 +426,8 @@ fn static_cost_at(sorted: &[SweepPoint], c: &Crossing) -> f64 {
     lo + (hi - lo) * (c.restart_ms - c.below_ms as f64) / span
 }
 
-fn polyline(dots: &[(f64, f64, u64, u64)]) -> String {
+/// The `points` attribute of a polyline through `dots`.
+pub fn polyline(dots: &[(f64, f64, u64, u64)]) -> String {
     dots.iter()
         .map(|(x, y, _, _)| format!("{},{}", fixed(*x, 1), fixed(*y, 1)))
         .collect::<Vec<_>>()
@@ -364,7 +443,7 @@ pub enum Piece {
 }
 
 /// A duration as the sentence says it: to a tenth of a second, rounded.
-pub(super) fn say_ms(ms: u64) -> String {
+pub fn say_ms(ms: u64) -> String {
     format_seconds((ms + 50) / 100 * 100)
 }
 

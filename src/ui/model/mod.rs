@@ -110,6 +110,8 @@ pub enum Msg {
     Live(LiveEvent),
     /// The `Group protocol` choice: the scenario again under this protocol.
     SetProtocol(crate::sim::GroupProtocol),
+    /// The break-even explorer's `Protocols in the chart` choice.
+    SetBreakEvenProtocols(break_even_protocols::Protocols),
 }
 
 /// The whole app state. The views read it through its methods; the
@@ -157,6 +159,8 @@ pub struct AppState {
     mode: Mode,
     /// What compare mode's panes differ in (kept while it is off).
     compare_mode: CompareMode,
+    /// The explorer's protocols (kept when the scenario changes).
+    break_even_protocols: break_even_protocols::Protocols,
     /// What the last `Step` ran (cleared by any other message).
     step_info: Option<StepInfo>,
 }
@@ -213,6 +217,7 @@ impl AppState {
             forks: Vec::new(),
             mode: Mode::Plain,
             compare_mode: CompareMode::default(),
+            break_even_protocols: Default::default(),
             step_info: None,
         }
     }
@@ -230,10 +235,13 @@ impl AppState {
             self.messages.set_error(e);
             return;
         }
+        // The explorer's protocols stay through a new scenario or step.
+        let protocols = self.break_even_protocols;
         match msg {
             Msg::Lesson(m) => self.lesson_msg(m),
             Msg::ToggleCompare => self.toggle_compare(),
             Msg::SetCompareMode(mode) => self.set_compare_mode(mode),
+            Msg::SetBreakEvenProtocols(p) => return self.set_break_even_protocols(p),
             msg => {
                 // Compare mode follows the main view once it has moved.
                 let compare = self.mode.take_compare();
@@ -244,6 +252,7 @@ impl AppState {
                 }
             }
         }
+        self.break_even_protocols = protocols;
     }
 
     /// Refuses what a protocol scenario cannot do: its consumers follow
@@ -334,7 +343,10 @@ impl AppState {
             Msg::ShowError(e) => self.messages.set_error(e),
             Msg::DismissError => self.messages.dismiss(),
             Msg::SetLogFilter(f) => self.log_filter = f,
-            Msg::ToggleCompare | Msg::SetCompareMode(_) | Msg::Lesson(_) => {}
+            Msg::ToggleCompare
+            | Msg::SetCompareMode(_)
+            | Msg::Lesson(_)
+            | Msg::SetBreakEvenProtocols(_) => {}
         }
     }
 
@@ -652,6 +664,7 @@ pub fn parse_playable(text: &str) -> Result<ScenarioFile, String> {
 }
 
 pub mod break_even;
+pub mod break_even_protocols;
 pub mod by_state;
 pub mod compare;
 pub mod crash_report;

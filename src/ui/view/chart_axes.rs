@@ -5,15 +5,28 @@ use crate::ui::model::break_even::{BOTTOM, HEIGHT, LEFT, RIGHT, TOP};
 use crate::ui::model::format::{fixed, num};
 use yew::prelude::*;
 
+/// About how wide a tick label of `chars` characters is drawn (10 px text).
+const TICK_CHAR_WIDTH: f64 = 6.0;
+
 /// The ticks of both axes and the grid lines, shared by the explorer's
-/// charts. The last x tick's label ends at its tick, so the edge cannot
-/// cut it.
+/// charts. A label is centred on its tick unless the edge would cut it;
+/// then it ends at its tick (a last tick near the edge), while one with
+/// room stays centred and clear of its neighbour.
 pub(super) fn axes(x_ticks: &[(f64, String)], y_ticks: &[(f64, String)], width: f64) -> Html {
+    let anchor = |x: f64, label: &str| {
+        // Tick labels are ASCII ("120 s", "3 min"): bytes are characters.
+        let half = label.len() as f64 * TICK_CHAR_WIDTH / 2.0;
+        if x + half > width - 1.0 {
+            "end"
+        } else {
+            "middle"
+        }
+    };
     html! {
         <>
-            { for x_ticks.iter().enumerate().map(|(i, (x, label))| html! {
+            { for x_ticks.iter().map(|(x, label)| html! {
                 <text class="be-tick" x={fixed(*x, 1)} y={num(HEIGHT - 14.0)}
-                      text-anchor={if i + 1 == x_ticks.len() { "end" } else { "middle" }}>{ label.clone() }</text>
+                      text-anchor={anchor(*x, label)}>{ label.clone() }</text>
             }) }
             { for y_ticks.iter().map(|(y, label)| html! {
                 <g>
@@ -26,11 +39,11 @@ pub(super) fn axes(x_ticks: &[(f64, String)], y_ticks: &[(f64, String)], width: 
 }
 
 /// A dashed vertical marker, named in its tooltip and the key.
-pub(super) fn marker_line(x: f64, class: &'static str, label: &'static str) -> Html {
+pub(super) fn marker_line(x: f64, class: &'static str, label: &str) -> Html {
     html! {
         <g class={class}>
             <line x1={fixed(x, 1)} x2={fixed(x, 1)} y1={num(TOP)} y2={num(HEIGHT - BOTTOM)}>
-                <title>{ label }</title>
+                <title>{ label.to_string() }</title>
             </line>
         </g>
     }

@@ -2,6 +2,7 @@
 //! preset, embed mode, a shared scenario; and the app state it opens on.
 
 use crate::scenario::presets;
+use crate::ui::model::break_even_protocols::Protocols;
 use crate::ui::model::lesson::{LessonMsg, LessonStep};
 use crate::ui::model::share::open_link;
 use crate::ui::model::{AppState, Msg};
@@ -29,6 +30,8 @@ pub struct PageUrl {
     pub live: Option<String>,
     /// `&lesson=N`: the guided lesson open at step N (from 1).
     pub lesson: Option<usize>,
+    /// `&break-even=both`: the break-even explorer open on both protocols.
+    pub break_even: Option<Protocols>,
 }
 
 /// Whether the reader asked for less motion (`prefers-reduced-motion`).
@@ -68,6 +71,7 @@ impl PageUrl {
             controls: get("controls").is_none_or(|v| v != "0" && v != "false"),
             live: get("live").filter(|v| !v.is_empty()),
             lesson: get("lesson").and_then(|n| n.trim().parse().ok()),
+            break_even: get(Protocols::URL_PARAM).map(|v| Protocols::of_value(&v)),
         };
         url.apply_theme();
         url
@@ -107,6 +111,9 @@ impl PageUrl {
         };
         if let Some(step) = self.lesson.and_then(LessonStep::numbered) {
             state.update(Msg::Lesson(LessonMsg::Open(step)));
+        }
+        if let Some(protocols) = self.break_even {
+            state.update(Msg::SetBreakEvenProtocols(protocols));
         }
         if let Some(speed) = self.speed {
             state.update(Msg::SetSpeed(speed));

@@ -6,8 +6,11 @@
 //! scenario and position (a share link), which the reader loads only then.
 //! So does a protocol scenario of a consumer group (an imported file, a
 //! link, or a live session whose broker records one: the same `?live=`).
+//! The break-even explorer's two-protocol view goes there too, the choice
+//! carried in the address (`&break-even=both`).
 
 use crate::sim::{GroupProtocol, KIP848};
+use crate::ui::model::break_even_protocols::Protocols;
 use crate::ui::model::share::share_fragment;
 use crate::ui::model::AppState;
 
@@ -20,8 +23,13 @@ pub fn elsewhere(state: &AppState) -> Option<String> {
     let lesson = state
         .lesson_step()
         .filter(|s| crate::scenario::presets::is_kip848(s.stage().preset));
-    let needs_groups =
-        state.group_protocol() == GroupProtocol::Consumer || compares_protocols || lesson.is_some();
+    // The break-even explorer drawing both protocols runs consumer groups
+    // (a protocol scenario has no explorer).
+    let both = state.break_even_protocols() == Protocols::Both && !state.is_protocol();
+    let needs_groups = state.group_protocol() == GroupProtocol::Consumer
+        || compares_protocols
+        || lesson.is_some()
+        || both;
     if KIP848 || !needs_groups {
         return None;
     }
@@ -48,6 +56,10 @@ pub fn elsewhere(state: &AppState) -> Option<String> {
     let dir = &path[..path.rfind('/').map_or(0, |i| i + 1)];
     let search = location.search().unwrap_or_default();
     let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
+    if both {
+        // It reopens there, open on both protocols.
+        params.set(Protocols::URL_PARAM, Protocols::Both.value());
+    }
     let (query, fragment) = match state
         .preset()
         .filter(|p| !compares_protocols && crate::scenario::presets::is_preset(p, state.scenario()))

@@ -20,6 +20,7 @@ mod scenario_picker;
 mod shortcut_help;
 mod status_line;
 
+use crate::ui::model::break_even_protocols::Protocols;
 use crate::ui::model::format::story_over;
 use crate::ui::model::{check_url, Msg};
 use crate::ui::view::app::live_socket::use_live_socket;
@@ -150,7 +151,10 @@ fn full_page(page: &PageViews, on_msg: &Callback<Msg>, store: &Store) -> Html {
                 if !chrome.protocol {
                     <Panel title="Static or dynamic: where they cross" hint="the same scenario over restart duration"
                            class="panel-break-even">
-                        <BreakEven scenario={Rc::clone(&chrome.scenario)} open={chrome.lesson.is_some_and(|l| l.stage().break_even)} />
+                        <BreakEven scenario={Rc::clone(&chrome.scenario)}
+                                   open={chrome.lesson.is_some_and(|l| l.stage().break_even) || chrome.break_even_protocols == Protocols::Both}
+                                   protocols={chrome.break_even_protocols}
+                                   on_protocols={on_msg.reform(Msg::SetBreakEvenProtocols)} />
                     </Panel>
                 }
             </main>

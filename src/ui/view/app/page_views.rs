@@ -59,6 +59,8 @@ pub struct Chrome {
     pub hint: AttrValue,
     /// The run's figures in a sentence, while the lesson is open.
     pub lesson_figures: AttrValue,
+    /// Which protocols' curves the break-even explorer draws.
+    pub break_even_protocols: crate::ui::model::break_even_protocols::Protocols,
 }
 
 impl Chrome {
@@ -98,6 +100,7 @@ impl Chrome {
             fork_notice: s.fork_notice(),
             lesson: s.lesson_step(),
             compare_mode: s.compare_mode(),
+            break_even_protocols: s.break_even_protocols(),
             step_info: s
                 .step_info()
                 .map_or(AttrValue::Static(STEP_INFO_IDLE), |i| i.text().into()),
