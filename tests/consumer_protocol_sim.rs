@@ -438,3 +438,100 @@ fn a_sweep_of_random_consumer_protocol_scripts_with_faults_breaks_no_invariant()
         .collect();
     assert!(failed.is_empty(), "{failed:#?}");
 }
+
+/// Consumer `name`'s card data in `world`.
+fn card(world: &World, name: &str) -> groupscope::sim::snapshot::ConsumerView {
+    let snap = world.snapshot();
+    snap.consumers.into_iter().find(|c| c.name == name).unwrap()
+}
+
+/// When the log says the consumer group removed a member for its session.
+fn session_removals(world: &World) -> Vec<u64> {
+    use groupscope::coordinator::consumer::{Event, FenceCause};
+    world
+        .log()
+        .iter()
+        .filter(|e| {
+            matches!(
+                e.event,
+                WorldEvent::ConsumerGroup(Event::MemberRemoved {
+                    cause: FenceCause::SessionExpired { .. },
+                    ..
+                })
+            )
+        })
+        .map(|e| e.at_ms)
+        .collect()
+}
+
+#[test]
+fn a_consumer_protocol_card_times_the_groups_session_which_runs_out_after_a_crash() {
+    let file = scenario::presets::preset("consumer-crash-restart").unwrap();
+    let (session, interval) = (
+        file.config.consumer_session_timeout_ms,
+        file.config.consumer_heartbeat_interval_ms,
+    );
+    let own = &file.consumers.as_ref().unwrap()[1];
+    assert_eq!(own.name, "app-1");
+    let mut world = world_of(&file, file.seed).unwrap();
+    world.run_until(29_000, u64::MAX);
+    let live = card(&world, "app-1");
+    assert_eq!(
+        (live.session_timeout_ms, live.heartbeat_interval_ms),
+        (session, interval),
+        "the group's, not the client's own"
+    );
+    let (deadline, armed) = (
+        live.session_deadline_ms.unwrap(),
+        live.session_armed_at_ms.unwrap(),
+    );
+    assert_eq!(deadline - armed, session);
+    assert!(
+        armed <= 29_000 && armed + interval + 100 > 29_000,
+        "{armed}"
+    );
+
+    // Crashed at 30 s: nothing re-arms its session.
+    world.run_until(35_000, u64::MAX);
+    let crashed = card(&world, "app-1");
+    let deadline = crashed.session_deadline_ms.unwrap();
+    assert!(crashed.session_armed_at_ms.unwrap() <= 30_000);
+    // The restarted process is refused, but its card still times the
+    // earlier member holding the instance id, up to its removal.
+    world.run_until(deadline - 1, u64::MAX);
+    let refused = card(&world, "app-1");
+    assert_eq!(refused.state, ClientState::Failed);
+    assert!(!refused.in_group);
+    assert_eq!(refused.session_deadline_ms, Some(deadline));
+    world.run_until(deadline + 1_000, u64::MAX);
+    assert_eq!(session_removals(&world), [deadline]);
+    assert_eq!(card(&world, "app-1").session_deadline_ms, None);
+    // The others' sessions are re-armed by their heartbeats.
+    let other = card(&world, "app-0");
+    assert!(other.session_armed_at_ms.unwrap() + interval + 100 > world.now_ms());
+}
+
+#[test]
+fn an_away_static_members_card_shows_its_kept_session_running_until_it_returns() {
+    let file = scenario::presets::preset("consumer-clean-restart").unwrap();
+    let session = file.config.consumer_session_timeout_ms;
+    let mut world = world_of(&file, file.seed).unwrap();
+    world.run_until(31_000, u64::MAX);
+    let away = card(&world, "app-1");
+    assert!(away.member_epoch.as_ref().unwrap().away);
+    assert!(!away.in_group);
+    let (deadline, armed) = (
+        away.session_deadline_ms.unwrap(),
+        away.session_armed_at_ms.unwrap(),
+    );
+    assert_eq!(deadline - armed, session);
+    assert!(armed <= 30_000, "the -2 leave re-arms nothing: {armed}");
+    world.run_until(37_000, u64::MAX);
+    assert_eq!(card(&world, "app-1").session_deadline_ms, Some(deadline));
+    // Back at 38 s under its instance id: its new member's session.
+    world.run_until(45_000, u64::MAX);
+    let back = card(&world, "app-1");
+    assert!(back.in_group);
+    assert!(back.session_armed_at_ms.unwrap() > 38_000);
+    assert!(session_removals(&world).is_empty());
+}

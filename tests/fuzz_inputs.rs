@@ -470,7 +470,11 @@ fn settings_and_partition_fields_never_panic_and_every_rejection_names_its_field
     let mut failures = Vec::new();
     for i in 0..cases(DEFAULT_CASES / 2) {
         let mut form: SettingsForm = settings_of(&base);
-        let field = SettingsField::NUMBERS[below(&mut r, 5)];
+        let fields: Vec<SettingsField> = SettingsField::NUMBERS
+            .into_iter()
+            .chain(SettingsField::CONSUMER_GROUP)
+            .collect();
+        let field = fields[below(&mut r, fields.len())];
         let text = typed_text(&mut r);
         form.set_number_text(field, text.clone());
         let partitions = PartitionsForm {

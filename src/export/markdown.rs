@@ -1,9 +1,11 @@
 //! The Markdown report a reviewer pastes into a design document: the
 //! scenario, its summary metrics, each generation's members (consumer,
-//! member id, `group.instance.id`), leader and assignment, and the
+//! member id, `group.instance.id`), leader and assignment (a consumer
+//! group's epochs, targets and members instead, `consumer_group`), and the
 //! narration: the event log's sentences (the log holds no heartbeats; they
 //! live only in the trace's response lines, which the report leaves out).
 
+use super::consumer_group;
 use super::run::Run;
 use super::text::{md_cell, md_code};
 use super::ExportError;
@@ -22,14 +24,20 @@ pub fn markdown(file: &ScenarioFile, seed: Option<u64>) -> Result<String, Export
     let mut out = String::new();
     heading(&mut out, file, &run);
     summary(&mut out, &run.world);
-    out.push_str("## Generations\n\n");
     let generations = generations(&run.world);
-    if generations.is_empty() {
+    // Consumers of the consumer protocol form no generation: the section
+    // on their group tells what happened instead.
+    let consumer_group = run.world.consumer_group().is_some();
+    if !generations.is_empty() || !consumer_group {
+        out.push_str("## Generations\n\n");
+    }
+    if generations.is_empty() && !consumer_group {
         out.push_str("No generation was formed.\n\n");
     }
     for g in &generations {
         generation(&mut out, g, &run.world);
     }
+    consumer_group::section(&mut out, &run);
     narration(&mut out, &run);
     Ok(out)
 }

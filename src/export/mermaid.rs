@@ -1,8 +1,8 @@
 //! The exchange between the consumers and the coordinator as a Mermaid
 //! `sequenceDiagram`, for design documents: requests `->>` when they reach
 //! the coordinator, responses `-->>` when they reach their consumer (with
-//! the error when it is not NONE), heartbeats folded into a note that
-//! counts them, and notes for state changes, generations and what the
+//! the error when it is not NONE), heartbeats (classic or a consumer
+//! group's) folded into a note that counts them, and notes for state changes, generations and what the
 //! consumers and the operator did. Every text is passed through
 //! [`mermaid_text`], so any name or sentence keeps the diagram parseable.
 
@@ -14,7 +14,7 @@ use crate::narrate;
 use crate::scenario::ScenarioFile;
 use crate::sim::snapshot::MessageView;
 use crate::sim::{ClientAction, LogEntry, WorldEvent};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 use std::ops::RangeInclusive;
 
@@ -51,9 +51,9 @@ pub fn mermaid(
         let note = format!("from {} ms to {} ms of virtual time", r.start(), r.end());
         diagram.note(COORDINATOR, &note);
     }
-    for item in items {
+    for (i, item) in items.iter().enumerate() {
         match item {
-            Item::Message(m) => diagram.message(m),
+            Item::Message(m) => diagram.message(m, caused_a_note(&run, m, items.get(i + 1))),
             Item::Log(i) => diagram.entry(&run.world.log()[*i]),
         }
     }
@@ -74,6 +74,9 @@ struct Diagram<'a> {
     out: String,
     /// Heartbeats not yet shown, per consumer index.
     heartbeats: BTreeMap<usize, u64>,
+    /// The consumer groups' heartbeats answered with an error: the
+    /// consumer and when the coordinator answered (the request's arrival).
+    refused: BTreeSet<(Option<String>, u64)>,
 }
 
 impl<'a> Diagram<'a> {
@@ -92,10 +95,24 @@ impl<'a> Diagram<'a> {
         if items.iter().any(|item| is_admin(run, item)) {
             let _ = writeln!(out, "    participant {ADMIN} as Admin");
         }
+        let refused = items
+            .iter()
+            .filter_map(|item| match item {
+                Item::Message(m)
+                    if m.api == Api::ConsumerGroupHeartbeat
+                        && !m.to_coordinator
+                        && m.error.is_some_and(|e| !e.is_none()) =>
+                {
+                    Some((m.consumer.clone(), m.sent_at_ms))
+                }
+                _ => None,
+            })
+            .collect();
         Diagram {
             run,
             out,
             heartbeats: BTreeMap::new(),
+            refused,
         }
     }
 
@@ -106,10 +123,22 @@ impl<'a> Diagram<'a> {
         }
     }
 
-    fn message(&mut self, m: &MessageView) {
+    /// Draws a message; `caused` says whether what it brought is noted
+    /// right after it (a consumer group's heartbeat is drawn then, or when
+    /// it is refused, and folded into the count otherwise, as a classic
+    /// one always is).
+    fn message(&mut self, m: &MessageView, caused: bool) {
         let who = self.participant(m.consumer.as_deref());
         let error = m.error.filter(|e| !e.is_none());
-        if m.api == Api::Heartbeat && error.is_none() {
+        let folded = match m.api {
+            Api::Heartbeat => true,
+            Api::ConsumerGroupHeartbeat => {
+                let refused = (m.consumer.clone(), m.arrives_at_ms);
+                !(caused || m.to_coordinator && self.refused.contains(&refused))
+            }
+            _ => false,
+        };
+        if folded && error.is_none() {
             if m.to_coordinator {
                 if let Some(c) = m
                     .consumer
@@ -187,6 +216,24 @@ impl<'a> Diagram<'a> {
     }
 }
 
+/// Whether message `m` made what `next` notes: a heartbeat's arrival at
+/// the consumer group's coordinator that moved something there, or an
+/// answer that brought its consumer an epoch or partitions.
+fn caused_a_note(run: &Run, m: &MessageView, next: Option<&&Item>) -> bool {
+    let Some(Item::Log(i)) = next else {
+        return false;
+    };
+    let entry = &run.world.log()[*i];
+    entry.at_ms == m.arrives_at_ms
+        && match &entry.event {
+            WorldEvent::ConsumerGroup(_) => m.to_coordinator,
+            WorldEvent::Client(
+                ClientAction::JoinedEpoch { .. } | ClientAction::TargetReceived { .. },
+            ) => !m.to_coordinator,
+            _ => false,
+        }
+}
+
 fn with_error(api: &str, error: Option<ErrorCode>) -> String {
     match error {
         Some(e) => format!("{api} {}", e.name()),
@@ -208,6 +255,9 @@ fn noted(event: &WorldEvent) -> bool {
                 | ClientAction::Fenced { .. }
                 | ClientAction::Failed { .. }
                 | ClientAction::PollTimeout { .. }
+                | ClientAction::JoinedEpoch { .. }
+                | ClientAction::TargetReceived { .. }
+                | ClientAction::Reconciled { .. }
         ),
         WorldEvent::Coordinator(e) => matches!(
             e,

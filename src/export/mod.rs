@@ -10,6 +10,7 @@
 //!
 //! Layer: the top of the core, below `ui` only.
 
+pub mod consumer_group;
 pub mod import;
 pub mod job;
 pub mod markdown;

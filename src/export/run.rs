@@ -4,12 +4,16 @@
 //! it reaches the coordinator, a response when it reaches its consumer).
 //! The trace alone has no requests, and a parked JoinGroup is only seen
 //! for what it is when its request and its late response are apart.
+//! Under the consumer protocol the run also keeps each target assignment
+//! the coordinator computed: its events name the epoch, not the partitions.
 
 use super::ExportError;
+use crate::coordinator::consumer::Event;
+use crate::ids::{GroupInstanceId, MemberId, TopicPartition};
 use crate::scenario::simulation::MAX_STEPS;
 use crate::scenario::{world_of, ScenarioFile};
 use crate::sim::snapshot::MessageView;
-use crate::sim::{LogEntry, World};
+use crate::sim::{LogEntry, World, WorldEvent};
 use std::collections::VecDeque;
 
 /// One thing that happened, in the order it happened.
@@ -27,6 +31,66 @@ pub struct Run {
     pub world: World,
     pub seed: u64,
     pub timeline: Vec<Item>,
+    /// Each target assignment of the consumer group, in the order computed
+    /// (empty without a consumer group).
+    pub targets: Vec<Target>,
+}
+
+/// A consumer group's target assignment as the coordinator computed it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Target {
+    pub at_ms: u64,
+    pub assignment_epoch: i32,
+    /// The server assignor's name (`uniform`, `range`).
+    pub assignor: &'static str,
+    /// Every member's target, in member-id order.
+    pub members: Vec<TargetMember>,
+}
+
+/// One member's part of a [`Target`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TargetMember {
+    pub member_id: MemberId,
+    pub instance_id: Option<GroupInstanceId>,
+    /// Its consumer's index into `World::clients`, as known then.
+    pub consumer: Option<usize>,
+    pub partitions: Vec<TopicPartition>,
+}
+
+impl Target {
+    /// The target a step computed, read from the group after the step:
+    /// `entries` are the step's log entries. A step answers one heartbeat,
+    /// which computes at most one target.
+    fn computed(world: &World, entries: &[LogEntry]) -> Option<Target> {
+        let (at_ms, assignment_epoch, assignor) =
+            entries.iter().rev().find_map(|e| match e.event {
+                WorldEvent::ConsumerGroup(Event::TargetComputed {
+                    assignment_epoch,
+                    assignor,
+                }) => Some((e.at_ms, assignment_epoch, assignor)),
+                _ => None,
+            })?;
+        let group = world.consumer_group()?.group();
+        debug_assert_eq!(group.assignment_epoch(), assignment_epoch);
+        let members = group
+            .members()
+            .values()
+            .map(|m| TargetMember {
+                member_id: m.member_id().clone(),
+                instance_id: m.instance_id().cloned(),
+                consumer: world.client_of(m.member_id()).map(|c| c.0),
+                partitions: group
+                    .target(m.member_id())
+                    .map_or_else(Vec::new, |t| t.iter().cloned().collect()),
+            })
+            .collect();
+        Some(Target {
+            at_ms,
+            assignment_epoch,
+            assignor,
+            members,
+        })
+    }
 }
 
 impl Run {
@@ -37,6 +101,7 @@ impl Run {
         let mut world = world_of(file, seed)?;
         world.set_tracing(true);
         let mut timeline = Vec::new();
+        let mut targets = Vec::new();
         let mut steps = 0;
         loop {
             let logged = world.log().len();
@@ -44,6 +109,7 @@ impl Run {
             let stepped = steps < MAX_STEPS && world.step();
             let message = seen.new_message(world.recent_messages());
             push_step(&mut timeline, &world.log()[logged..], logged, message);
+            targets.extend(Target::computed(&world, &world.log()[logged..]));
             if !stepped {
                 break;
             }
@@ -53,6 +119,7 @@ impl Run {
             world,
             seed,
             timeline,
+            targets,
         })
     }
 

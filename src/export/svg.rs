@@ -1,5 +1,6 @@
 //! A small standalone SVG of a run's final state, for documents: the group
-//! state diagram's five states with the current one highlighted, and the
+//! state diagram's five states with the current one highlighted (a
+//! consumer group's own five, with its epochs, under KIP-848), and the
 //! assignment grid (each partition and the consumer that owns it).
 //! Colours are inline, so the file needs no stylesheet; the marks follow
 //! the app's contract names (`data-state`, `aria-current`, `data-owner`).
@@ -38,32 +39,48 @@ pub fn svg(file: &ScenarioFile, seed: Option<u64>) -> Result<String, ExportError
     } else {
         &file.name
     };
+    // A consumer group (KIP-848) has no generation: its state and epochs.
+    let (state, at, names_of_states) = match &snapshot.consumer_group {
+        Some(g) => (
+            g.state.to_string(),
+            format!(
+                "group epoch {} · assignment epoch {}",
+                g.group_epoch, g.assignment_epoch
+            ),
+            CONSUMER_GROUP_STATES.to_vec(),
+        ),
+        None => (
+            snapshot.state.name().to_string(),
+            format!("generation {}", snapshot.generation_id),
+            GroupState::ALL.iter().map(|s| s.name()).collect(),
+        ),
+    };
     let _ = writeln!(
         body,
-        r#"<text x="8" y="20" font-weight="bold">{}</text><text x="{}" y="20" text-anchor="end">generation {} · {} ms</text>"#,
+        r#"<text x="8" y="20" font-weight="bold">{}</text><text x="{}" y="20" text-anchor="end">{at} · {} ms</text>"#,
         xml(title),
         WIDTH - 8,
-        snapshot.generation_id,
         snapshot.now_ms
     );
-    states(&mut body, snapshot.state);
+    states(&mut body, &names_of_states, &state);
     let height = grid(&mut body, &snapshot, &names, 96);
     Ok(format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{WIDTH}\" height=\"{height}\" \
          viewBox=\"0 0 {WIDTH} {height}\" font-family=\"sans-serif\" font-size=\"12\" \
          role=\"img\" aria-label=\"{}\">\n\
          <rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n{body}</svg>\n",
-        xml(&format!(
-            "{title}: {} at generation {}",
-            snapshot.state, snapshot.generation_id
-        ))
+        xml(&format!("{title}: {state} at {at}"))
     ))
 }
 
+/// A consumer group's states (KIP-848; Kafka's `ConsumerGroupState`),
+/// as `ConsumerGroupView::state` names them.
+const CONSUMER_GROUP_STATES: [&str; 5] = ["Empty", "Assigning", "Reconciling", "Stable", "Dead"];
+
 /// The five states in a row; the current one filled.
-fn states(out: &mut String, current: GroupState) {
+fn states(out: &mut String, all: &[&str], current: &str) {
     let w = (WIDTH - 16 - 4 * 8) / 5;
-    for (i, state) in GroupState::ALL.iter().enumerate() {
+    for (i, state) in all.iter().enumerate() {
         let x = 8 + i as u32 * (w + 8);
         let now = *state == current;
         let (fill, ink, weight, aria) = if now {
@@ -74,9 +91,9 @@ fn states(out: &mut String, current: GroupState) {
         let _ = writeln!(
             out,
             r##"<g data-state="{name}"{aria}><rect x="{x}" y="36" width="{w}" height="36" rx="8" fill="{fill}" stroke="#1f4e79"/><text x="{cx}" y="58" text-anchor="middle" font-size="{size}" fill="{ink}" font-weight="{weight}">{name}</text></g>"##,
-            name = state.name(),
+            name = state,
             cx = x + w / 2,
-            size = if state.name().len() > 12 { 10 } else { 12 },
+            size = if state.len() > 12 { 10 } else { 12 },
         );
     }
 }

@@ -369,3 +369,325 @@ fn the_timeline_sees_every_response_delivered_even_past_the_world_s_200_message_
         );
     }
 }
+
+/// The summary figures of `file`'s run, as the report's table shows them.
+fn assert_same_summary(text: &str, file: &ScenarioFile) {
+    let summary = scenario::run(file, None).unwrap().pop().unwrap();
+    for (row, key) in [
+        ("Rebalances", "rebalances"),
+        ("Partitions moved", "partition_moves"),
+        (
+            "Partition-unavailable ms after start-up",
+            "unavailable_after_startup_ms",
+        ),
+        (
+            "Start-up ms (unavailable while the group formed)",
+            "startup_unavailable_ms",
+        ),
+        ("All-stopped ms", "all_stopped_ms"),
+    ] {
+        let line = format!("| {row} | {} |", summary[key]);
+        assert!(text.contains(&line), "{line} in\n{text}");
+    }
+}
+
+/// When the file's action on `name` of this kind happens.
+fn action_times(
+    file: &ScenarioFile,
+    name: &str,
+    kind: fn(&scenario::model::ActionStep) -> Option<&String>,
+) -> Vec<u64> {
+    let actions = file.actions.as_deref().unwrap_or_default();
+    actions
+        .iter()
+        .filter(|a| kind(a).is_some_and(|n| n == name))
+        .map(|a| a.at_ms)
+        .collect()
+}
+
+#[test]
+fn a_consumer_group_report_tells_epochs_targets_and_the_crashed_static_member_refused_until_its_session_ran_out(
+) {
+    use super::consumer_group::{epoch_bumps, member_histories, moves, refusals, MemberStep};
+    use crate::coordinator::consumer::{BumpCause, FenceCause};
+    let file = preset("consumer-crash-restart");
+    let text = markdown(&file, None).unwrap();
+    let run = Run::of(&file, None).unwrap();
+    let world = &run.world;
+    let group = world.consumer_group().unwrap().group();
+    assert!(!text.contains("No generation was formed"), "{text}");
+    assert!(!text.contains("## Generations"), "{text}");
+    assert!(text.contains("## Consumer group (KIP-848)\n\n"), "{text}");
+    assert_same_summary(&text, &file);
+
+    // Group epochs: one row per move, by one each time, ending at the
+    // group's epoch.
+    let bumps = epoch_bumps(world);
+    let epochs: Vec<i32> = bumps.iter().map(|b| b.group_epoch).collect();
+    assert!(epochs.windows(2).all(|w| w[1] == w[0] + 1), "{epochs:?}");
+    assert_eq!(epochs.last(), Some(&group.group_epoch()));
+    for b in &bumps {
+        assert!(
+            text.contains(&format!("| {} | {} | ", b.at_ms, b.group_epoch)),
+            "{b:?}"
+        );
+    }
+
+    // app-1 crashed: its member was removed when the group's session ran
+    // out after its last heartbeat, which came at most one heartbeat
+    // interval before the crash.
+    let crash = action_times(&file, "app-1", |a| a.crash.as_ref())[0];
+    let session = file.config.consumer_session_timeout_ms;
+    let interval = file.config.consumer_heartbeat_interval_ms;
+    let histories = member_histories(world);
+    let app1 = world.client_index("app-1").unwrap().0;
+    let of_app1: Vec<_> = histories
+        .iter()
+        .filter(|h| h.consumer == Some(app1))
+        .collect();
+    assert_eq!(
+        of_app1.len(),
+        2,
+        "the crashed member and the one that joined later"
+    );
+    let removed_at = of_app1[0]
+        .steps
+        .iter()
+        .find_map(|s| match s {
+            MemberStep::Removed {
+                at_ms,
+                cause: FenceCause::SessionExpired { session_timeout_ms },
+            } if *session_timeout_ms == session => Some(*at_ms),
+            _ => None,
+        })
+        .expect("removed by the session timeout");
+    assert!(
+        (crash + session - interval..=crash + session).contains(&removed_at),
+        "removed at {removed_at}, crash {crash}, session {session}"
+    );
+    let removal = bumps.iter().find(|b| b.at_ms == removed_at).unwrap();
+    assert_eq!(
+        (removal.cause, removal.consumer),
+        (BumpCause::MemberRemoved, Some(app1))
+    );
+
+    // Every start of app-1 while its old member held the instance id was
+    // refused with UNRELEASED_INSTANCE_ID; the one after joined.
+    let starts = action_times(&file, "app-1", |a| a.start.as_ref());
+    let held: Vec<u64> = starts
+        .iter()
+        .copied()
+        .filter(|t| (crash..removed_at).contains(t))
+        .collect();
+    let refused = refusals(world);
+    assert_eq!(refused.len(), held.len(), "{refused:?}");
+    for (r, start) in refused.iter().zip(&held) {
+        assert_eq!(r.error.name(), "UNRELEASED_INSTANCE_ID");
+        assert_eq!(r.consumer, Some(app1));
+        assert!(
+            r.at_ms > *start && r.at_ms < start + 1000,
+            "{r:?} after {start}"
+        );
+        assert!(text.contains(&format!(
+            "| {} | app-1 | UNRELEASED_INSTANCE_ID | `cg.static.join` (§4.1) |",
+            r.at_ms
+        )));
+    }
+    let rejoined = starts.iter().find(|t| **t > removed_at).unwrap();
+    assert!(matches!(of_app1[1].steps[0], MemberStep::Joined { at_ms } if at_ms > *rejoined));
+
+    // One section per target, each giving every partition once; the target
+    // after the removal moves exactly app-1's partitions, to the others.
+    assert_eq!(
+        text.matches("### Target at assignment epoch ").count(),
+        run.targets.len()
+    );
+    for t in &run.targets {
+        let mut parts: Vec<String> = t
+            .members
+            .iter()
+            .flat_map(|m| m.partitions.iter().map(|p| p.to_string()))
+            .collect();
+        parts.sort();
+        let mut all: Vec<String> = (0..6).map(|p| format!("t-{p}")).collect();
+        all.sort();
+        assert_eq!(parts, all, "{t:?}");
+    }
+    let after = run
+        .targets
+        .iter()
+        .position(|t| t.at_ms >= removed_at)
+        .unwrap();
+    let (before, next) = (&run.targets[after - 1], &run.targets[after]);
+    let app1_had = before
+        .members
+        .iter()
+        .find(|m| m.consumer == Some(app1))
+        .unwrap();
+    let moved = moves(world, Some(before), next);
+    assert_eq!(moved.len(), app1_had.partitions.len());
+    for m in &moved {
+        assert_eq!(m.from.as_deref(), Some("app-1"));
+        assert!(m.to.as_deref().is_some_and(|to| to != "app-1"), "{m:?}");
+    }
+    let last = run.targets.last().unwrap();
+    for m in &last.members {
+        let now: Vec<_> = group
+            .target(&m.member_id)
+            .unwrap()
+            .iter()
+            .cloned()
+            .collect();
+        assert_eq!(m.partitions, now, "the last target is the group's");
+    }
+}
+
+#[test]
+fn a_consumer_group_report_shows_each_static_member_away_and_replaced_without_a_new_epoch() {
+    use super::consumer_group::{epoch_bumps, member_histories, MemberStep};
+    use crate::coordinator::consumer::BumpCause;
+    let file = preset("consumer-rolling-restart-static");
+    let run = Run::of(&file, None).unwrap();
+    let world = &run.world;
+    let consumers = file.consumers.as_ref().unwrap().len();
+    // Only the joins moved the epoch: the restarts did not.
+    let bumps = epoch_bumps(world);
+    assert_eq!(bumps.len(), consumers);
+    assert!(bumps.iter().all(|b| b.cause == BumpCause::MemberJoined));
+    let histories = member_histories(world);
+    let restarted: Vec<_> = histories
+        .iter()
+        .filter(|h| h.steps.iter().any(|s| matches!(s, MemberStep::Away { .. })))
+        .collect();
+    assert_eq!(restarted.len(), consumers, "each restarts once");
+    for old in restarted {
+        let (away, replaced, new) = match old.steps[old.steps.len() - 2..] {
+            [MemberStep::Away { at_ms: a }, MemberStep::ReplacedBy { at_ms: r, ref new }] => {
+                (a, r, new.clone())
+            }
+            ref other => panic!("{other:?}"),
+        };
+        assert!(away < replaced);
+        let newer = histories.iter().find(|h| h.member_id == new).unwrap();
+        assert_eq!(newer.consumer, old.consumer);
+        assert_eq!(newer.instance_id, old.instance_id);
+        assert_eq!(
+            newer.steps[0],
+            MemberStep::TookPlaceOf {
+                at_ms: replaced,
+                old: old.member_id.clone()
+            }
+        );
+    }
+    let text = markdown(&file, None).unwrap();
+    assert_same_summary(&text, &file);
+    assert!(text.contains("· away (epoch -2) at "), "{text}");
+    assert!(
+        text.contains("None: the coordinator refused no heartbeat."),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_classic_report_has_no_consumer_group_section() {
+    let text = markdown(&preset("kip345-restart"), None).unwrap();
+    assert!(text.contains("## Generations\n\n"));
+    assert!(!text.contains("Consumer group"), "{text}");
+}
+
+#[test]
+fn a_consumer_group_svg_shows_its_own_states_and_epochs_and_each_targets_owner() {
+    let file = preset("consumer-crash-restart");
+    let text = svg(&file, None).unwrap();
+    assert_well_formed_xml(&text);
+    let run = Run::of(&file, None).unwrap();
+    let g = run.world.consumer_group().unwrap();
+    let epochs = format!(
+        "group epoch {} · assignment epoch {}",
+        g.group().group_epoch(),
+        g.group().assignment_epoch()
+    );
+    assert!(text.contains(&epochs), "{text}");
+    assert!(!text.contains("generation"), "{text}");
+    for state in ["Empty", "Assigning", "Reconciling", "Stable", "Dead"] {
+        assert!(
+            text.contains(&format!("<g data-state=\"{state}\"")),
+            "{state}"
+        );
+    }
+    let current = format!(
+        "<g data-state=\"{}\" aria-current=\"step\">",
+        g.state_name()
+    );
+    assert!(text.contains(&current), "{text}");
+    assert_eq!(text.matches("aria-current").count(), 1);
+    for t in &run.targets.last().unwrap().members {
+        let owner = &run.world.clients()[t.consumer.unwrap()].config().name;
+        for p in &t.partitions {
+            let cell = format!("data-partition=\"{}\" data-owner=\"{owner}\"", p.partition);
+            assert!(text.contains(&cell), "{cell}");
+        }
+    }
+}
+
+#[test]
+fn a_consumer_group_diagram_draws_the_heartbeats_that_changed_something_and_counts_the_rest() {
+    use crate::coordinator::classic::Api;
+    let file = preset("consumer-crash-restart");
+    let text = mermaid(&file, None, None).unwrap();
+    let run = Run::of(&file, None).unwrap();
+    let delivered = run
+        .timeline
+        .iter()
+        .filter(|i| matches!(i, Item::Message(m) if m.to_coordinator && m.api == Api::ConsumerGroupHeartbeat))
+        .count();
+    let lines: Vec<&str> = text.lines().collect();
+    let drawn = lines
+        .iter()
+        .filter(|l| l.ends_with("->>G: ConsumerGroupHeartbeat"))
+        .count();
+    let counted: usize = lines
+        .iter()
+        .filter_map(|l| l.split_once("heartbeats (NONE): ").map(|(_, c)| c))
+        .flat_map(|c| c.split(", "))
+        .map(|c| c.rsplit(' ').next().unwrap().parse::<usize>().unwrap())
+        .sum();
+    assert_eq!(
+        drawn + counted,
+        delivered,
+        "every heartbeat drawn or counted once"
+    );
+    assert!(
+        drawn * 4 < delivered,
+        "most are folded: {drawn} of {delivered}"
+    );
+    // Each refusal follows its request; each new target follows the
+    // heartbeat that computed it.
+    let refusals = run.world.trace().iter().filter(|r| {
+        matches!(r, crate::sim::TraceRecord::ConsumerResponse { response, .. } if !response.error.is_none())
+    });
+    let refused_lines: Vec<usize> = (0..lines.len())
+        .filter(|i| lines[*i].ends_with("ConsumerGroupHeartbeat UNRELEASED_INSTANCE_ID"))
+        .collect();
+    assert_eq!(refused_lines.len(), refusals.count());
+    for i in refused_lines {
+        assert_eq!(
+            lines[i - 1],
+            "    C1->>G: ConsumerGroupHeartbeat",
+            "{}",
+            lines[i]
+        );
+    }
+    for (i, line) in lines.iter().enumerate() {
+        if line.contains("computes a new target assignment") {
+            let before = lines[..i]
+                .iter()
+                .rev()
+                .find(|l| !l.starts_with("    Note over G:"));
+            assert!(
+                before.is_some_and(|l| l.ends_with("->>G: ConsumerGroupHeartbeat")),
+                "{line}"
+            );
+        }
+    }
+}

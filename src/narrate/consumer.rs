@@ -111,6 +111,17 @@ pub fn client_action(name: &str, is_static: bool, action: &ClientAction) -> Opti
     })
 }
 
+/// Why the group epoch moved, as a clause (`a member joined`).
+pub fn bump_cause(cause: BumpCause) -> &'static str {
+    match cause {
+        BumpCause::MemberJoined => "a member joined",
+        BumpCause::SubscriptionChanged => "a member's subscription changed",
+        BumpCause::AssignorChanged => "a member asked for another server assignor",
+        BumpCause::MemberRemoved => "a member was removed",
+        BumpCause::TopicsChanged => "a subscribed topic changed",
+    }
+}
+
 /// One sentence for an event of a consumer group.
 pub fn event(event: &Event) -> String {
     match event {
@@ -146,14 +157,7 @@ pub fn event(event: &Event) -> String {
             ),
         },
         Event::GroupEpochBumped { group_epoch, cause } => {
-            let why = match cause {
-                BumpCause::MemberJoined => "a member joined",
-                BumpCause::SubscriptionChanged => "a member's subscription changed",
-                BumpCause::AssignorChanged => "a member asked for another server assignor",
-                BumpCause::MemberRemoved => "a member was removed",
-                BumpCause::TopicsChanged => "a subscribed topic changed",
-            };
-            format!("The group epoch moves to {group_epoch}: {why}.")
+            format!("The group epoch moves to {group_epoch}: {}.", bump_cause(*cause))
         }
         Event::TargetComputed {
             assignment_epoch,

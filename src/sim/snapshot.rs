@@ -41,9 +41,15 @@ pub struct ConsumerView {
     pub fatal_error: Option<ErrorCode>,
     pub owned: Vec<TopicPartition>,
     pub is_leader: bool,
-    /// When the coordinator will expire this member's session, if it is a member.
+    /// When the coordinator will expire this member's session, if it is a
+    /// member. Under the consumer protocol the consumer group's session of
+    /// its member, or of the member its instance id still holds from an
+    /// earlier process of its own (away with epoch -2, or crashed).
     pub session_deadline_ms: Option<u64>,
+    /// When that session was last armed: the coordinator last heard from it.
     pub session_armed_at_ms: Option<u64>,
+    /// The session timeout and heartbeat interval that count: the client's
+    /// own, or the consumer group's under the consumer protocol.
     pub session_timeout_ms: u64,
     pub heartbeat_interval_ms: u64,
     pub streams_instance: Option<String>,

@@ -236,6 +236,12 @@ impl ConsumerGroup {
     pub fn target(&self, member: &MemberId) -> Option<&BTreeSet<TopicPartition>> {
         self.targets.get(member)
     }
+    /// When a member's session runs out unless a heartbeat re-arms it
+    /// (its last regular heartbeat plus the group's session timeout, §5);
+    /// it keeps running while a static member is away.
+    pub fn session_deadline(&self, member: &MemberId) -> Option<u64> {
+        self.sessions.get(member).map(|(at, _)| *at)
+    }
 
     pub fn state(&self) -> GroupState {
         if self.members.is_empty() {

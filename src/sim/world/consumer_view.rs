@@ -34,6 +34,33 @@ impl World {
         })
     }
 
+    /// The consumer group's session as consumer `c`'s card shows it:
+    /// `(deadline, armed at)` of its member's session, or of the member its
+    /// instance id still holds from an earlier process of its own (away
+    /// with epoch -2, or crashed and not yet removed: the session that
+    /// decides when its place is given up). `None` without one.
+    pub(super) fn group_session(&self, c: &Client) -> Option<(u64, u64)> {
+        let g = self.consumer_group()?.group();
+        let own = g.session_deadline(&c.member_id).map(|d| (&c.member_id, d));
+        let (_, deadline) = own.or_else(|| {
+            let held = g
+                .static_members()
+                .get(c.config.group_instance_id.as_ref()?)?;
+            let deadline = g.session_deadline(held)?;
+            c.past_member_ids.contains(held).then_some((held, deadline))
+        })?;
+        // A session is always armed for the group's session timeout.
+        let armed = deadline.saturating_sub(g.config().session_timeout_ms);
+        Some((deadline, armed))
+    }
+
+    /// The group's session timeout and heartbeat interval, which a
+    /// consumer-protocol client uses instead of its own.
+    pub(super) fn group_timeouts(&self) -> Option<(u64, u64)> {
+        let c = self.consumer_group()?.group().config();
+        Some((c.session_timeout_ms, c.heartbeat_interval_ms))
+    }
+
     /// Consumer `c`'s member in the consumer group, for its card.
     pub(super) fn member_epoch_view(&self, c: &Client) -> Option<MemberEpochView> {
         let g = self.consumer_group()?.group();

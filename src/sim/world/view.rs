@@ -121,6 +121,17 @@ impl World {
                 let member_epoch = self.member_epoch_view(c);
                 let in_group = member_epoch.as_ref().is_some_and(|m| !m.away)
                     || g.is_some_and(|g| !c.member_id.is_empty() && g.has(&c.member_id));
+                let mut session = timer
+                    .filter(|_| in_group)
+                    .map(|t| (t.deadline_ms, t.armed_at_ms));
+                let mut timeouts = (c.config.session_timeout_ms, c.config.heartbeat_interval_ms);
+                // Under the consumer protocol the group's session counts,
+                // at the group's timeout and interval (the client's own
+                // are not used).
+                if c.speaks_consumer_protocol() {
+                    session = self.group_session(c);
+                    timeouts = self.group_timeouts().unwrap_or(timeouts);
+                }
                 ConsumerView {
                     index: ConsumerId(index),
                     name: c.config.name.clone(),
@@ -130,10 +141,10 @@ impl World {
                     fatal_error: c.fatal_error,
                     owned: c.owned.clone(),
                     is_leader: in_group && g.is_some_and(|g| g.is_leader(&c.member_id)),
-                    session_deadline_ms: timer.filter(|_| in_group).map(|t| t.deadline_ms),
-                    session_armed_at_ms: timer.filter(|_| in_group).map(|t| t.armed_at_ms),
-                    session_timeout_ms: c.config.session_timeout_ms,
-                    heartbeat_interval_ms: c.config.heartbeat_interval_ms,
+                    session_deadline_ms: session.map(|(deadline, _)| deadline),
+                    session_armed_at_ms: session.map(|(_, armed)| armed),
+                    session_timeout_ms: timeouts.0,
+                    heartbeat_interval_ms: timeouts.1,
                     streams_instance: c.config.streams_instance.clone(),
                     in_group,
                     member_epoch,

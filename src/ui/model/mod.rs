@@ -688,6 +688,8 @@ mod replay;
 mod seen;
 pub mod session;
 pub mod settings;
+#[cfg(test)]
+mod settings_tests;
 pub mod share;
 pub mod step_info;
 pub mod story;

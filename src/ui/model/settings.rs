@@ -4,10 +4,15 @@
 //! error); choices from a fixed set are enums and cannot be wrong. On
 //! `Apply`, [`validate_settings`] checks the numbers against Kafka's bounds
 //! and names the field that is out of range.
+//!
+//! A scenario on KIP-848's consumer protocol also shows its consumer
+//! group's session: under that protocol the broker's group config sets the
+//! session and heartbeat interval, not the client (`group.consumer.*`).
 
 use crate::assignor::{AssignorKind, MemberOrdering};
 use crate::defaults;
 use crate::scenario::ScenarioFile;
+use crate::sim::GroupProtocol;
 
 /// The JoinGroup versions the settings offer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,6 +67,15 @@ pub struct SettingsForm {
     pub assignor: AssignorKind,
     pub join_version: JoinVersion,
     pub range_ordering: MemberOrdering,
+    /// The consumer group's `group.consumer.session.timeout.ms`.
+    pub consumer_session_timeout_ms: String,
+    /// The consumer group's `group.consumer.heartbeat.interval.ms`.
+    pub consumer_heartbeat_interval_ms: String,
+    /// The broker's cap on the above, `group.consumer.max.session.timeout.ms`.
+    pub consumer_max_session_timeout_ms: String,
+    /// Whether the scenario's consumers speak the consumer protocol: the
+    /// form then shows the consumer group's fields too.
+    pub consumer_group: bool,
 }
 
 /// A field of the settings form.
@@ -75,6 +89,9 @@ pub enum SettingsField {
     Assignor,
     JoinGroupVersion,
     RangeOrdering,
+    ConsumerMaxSessionTimeout,
+    ConsumerSessionTimeout,
+    ConsumerHeartbeatInterval,
 }
 
 impl SettingsField {
@@ -85,6 +102,14 @@ impl SettingsField {
         SettingsField::RebalanceTimeout,
         SettingsField::InitialRebalanceDelay,
         SettingsField::Latency,
+    ];
+
+    /// The consumer group's number fields (KIP-848), in the form's order:
+    /// the cap first, as it bounds the session.
+    pub const CONSUMER_GROUP: [SettingsField; 3] = [
+        SettingsField::ConsumerMaxSessionTimeout,
+        SettingsField::ConsumerSessionTimeout,
+        SettingsField::ConsumerHeartbeatInterval,
     ];
 
     /// The field's name on the page: its control's `name`, the
@@ -100,6 +125,9 @@ impl SettingsField {
             SettingsField::Assignor => "assignor",
             SettingsField::JoinGroupVersion => "join_version",
             SettingsField::RangeOrdering => "range_ordering",
+            SettingsField::ConsumerMaxSessionTimeout => "consumer_max_session_timeout_ms",
+            SettingsField::ConsumerSessionTimeout => "consumer_session_timeout_ms",
+            SettingsField::ConsumerHeartbeatInterval => "consumer_heartbeat_interval_ms",
         }
     }
 
@@ -112,6 +140,9 @@ impl SettingsField {
             SettingsField::RebalanceTimeout => "max.poll.interval.ms (the rebalance timeout)",
             SettingsField::InitialRebalanceDelay => "group.initial.rebalance.delay.ms",
             SettingsField::Latency => "Network latency",
+            SettingsField::ConsumerMaxSessionTimeout => "group.consumer.max.session.timeout.ms (at least group.consumer.min.session.timeout.ms)",
+            SettingsField::ConsumerSessionTimeout => "group.consumer.session.timeout.ms (from group.consumer.min.session.timeout.ms to group.consumer.max.session.timeout.ms)",
+            SettingsField::ConsumerHeartbeatInterval => "group.consumer.heartbeat.interval.ms (below group.consumer.session.timeout.ms)",
             SettingsField::Assignor
             | SettingsField::JoinGroupVersion
             | SettingsField::RangeOrdering => self.name(),
@@ -128,6 +159,9 @@ impl SettingsForm {
             SettingsField::RebalanceTimeout => &self.rebalance_timeout_ms,
             SettingsField::InitialRebalanceDelay => &self.initial_rebalance_delay_ms,
             SettingsField::Latency => &self.latency_ms,
+            SettingsField::ConsumerMaxSessionTimeout => &self.consumer_max_session_timeout_ms,
+            SettingsField::ConsumerSessionTimeout => &self.consumer_session_timeout_ms,
+            SettingsField::ConsumerHeartbeatInterval => &self.consumer_heartbeat_interval_ms,
             SettingsField::Assignor
             | SettingsField::JoinGroupVersion
             | SettingsField::RangeOrdering => return None,
@@ -143,6 +177,9 @@ impl SettingsForm {
             SettingsField::RebalanceTimeout => &mut self.rebalance_timeout_ms,
             SettingsField::InitialRebalanceDelay => &mut self.initial_rebalance_delay_ms,
             SettingsField::Latency => &mut self.latency_ms,
+            SettingsField::ConsumerMaxSessionTimeout => &mut self.consumer_max_session_timeout_ms,
+            SettingsField::ConsumerSessionTimeout => &mut self.consumer_session_timeout_ms,
+            SettingsField::ConsumerHeartbeatInterval => &mut self.consumer_heartbeat_interval_ms,
             SettingsField::Assignor
             | SettingsField::JoinGroupVersion
             | SettingsField::RangeOrdering => return,
@@ -169,6 +206,9 @@ pub struct Settings {
     pub assignor: AssignorKind,
     pub join_version: JoinVersion,
     pub range_ordering: MemberOrdering,
+    pub consumer_session_timeout_ms: u64,
+    pub consumer_heartbeat_interval_ms: u64,
+    pub consumer_max_session_timeout_ms: u64,
 }
 
 impl Settings {
@@ -177,6 +217,9 @@ impl Settings {
         s.config.session_timeout_ms = self.session_timeout_ms;
         s.config.rebalance_timeout_ms = self.rebalance_timeout_ms;
         s.config.initial_rebalance_delay_ms = self.initial_rebalance_delay_ms;
+        s.config.consumer_session_timeout_ms = self.consumer_session_timeout_ms;
+        s.config.consumer_heartbeat_interval_ms = self.consumer_heartbeat_interval_ms;
+        s.config.consumer_max_session_timeout_ms = self.consumer_max_session_timeout_ms;
         s.network.get_or_insert_with(Default::default).latency_ms = self.latency_ms;
         s.client.get_or_insert_with(Default::default).range_ordering = Some(self.range_ordering);
         for c in s.consumers.iter_mut().flatten() {
@@ -225,6 +268,10 @@ pub fn settings_of(s: &ScenarioFile) -> SettingsForm {
             .as_ref()
             .and_then(|c| c.range_ordering)
             .unwrap_or_default(),
+        consumer_session_timeout_ms: s.config.consumer_session_timeout_ms.to_string(),
+        consumer_heartbeat_interval_ms: s.config.consumer_heartbeat_interval_ms.to_string(),
+        consumer_max_session_timeout_ms: s.config.consumer_max_session_timeout_ms.to_string(),
+        consumer_group: super::protocol::protocol_of(s) == GroupProtocol::Consumer,
     }
 }
 
@@ -244,6 +291,39 @@ fn number(field: SettingsField, text: &str, min: u64, max: u64) -> Result<u64, F
     Ok(n)
 }
 
+/// The longest consumer-group session cap the form takes: an hour, as for
+/// the rebalance timeout (Kafka itself takes any positive int).
+const MAX_CONSUMER_SESSION_CAP_MS: u64 = 3_600_000;
+
+/// The consumer group's three numbers, checked as Kafka checks its group
+/// config (`scenario::consumer_group::validate_config`): the cap at least
+/// the minimum, the session within min..=cap, the interval below the
+/// session.
+fn consumer_group_numbers(f: &SettingsForm, s: &ScenarioFile) -> Result<[u64; 3], FieldError> {
+    use SettingsField::*;
+    let min = s.config.consumer_min_session_timeout_ms;
+    let cap = number(
+        ConsumerMaxSessionTimeout,
+        &f.consumer_max_session_timeout_ms,
+        min,
+        MAX_CONSUMER_SESSION_CAP_MS.max(min),
+    )?;
+    let session = number(
+        ConsumerSessionTimeout,
+        &f.consumer_session_timeout_ms,
+        min,
+        cap,
+    )?;
+    let below_session = session.saturating_sub(1).max(1);
+    let interval = number(
+        ConsumerHeartbeatInterval,
+        &f.consumer_heartbeat_interval_ms,
+        1,
+        below_session,
+    )?;
+    Ok([cap, session, interval])
+}
+
 /// Checks the settings form; the error names the field and the allowed range.
 pub fn validate_settings(f: &SettingsForm, s: &ScenarioFile) -> Result<Settings, FieldError> {
     let c = &s.config;
@@ -256,24 +336,32 @@ pub fn validate_settings(f: &SettingsForm, s: &ScenarioFile) -> Result<Settings,
         max_session,
     )?;
     let below_session = session.saturating_sub(1).max(1);
+    let heartbeat_interval_ms = number(
+        HeartbeatInterval,
+        &f.heartbeat_interval_ms,
+        1,
+        below_session,
+    )?;
+    let rebalance_timeout_ms = number(RebalanceTimeout, &f.rebalance_timeout_ms, 1, 3_600_000)?;
+    let initial_rebalance_delay_ms = number(
+        InitialRebalanceDelay,
+        &f.initial_rebalance_delay_ms,
+        0,
+        300_000,
+    )?;
+    let latency_ms = number(Latency, &f.latency_ms, 0, 10_000)?;
+    let [cap, group_session, group_interval] = consumer_group_numbers(f, s)?;
     Ok(Settings {
         session_timeout_ms: session,
-        heartbeat_interval_ms: number(
-            HeartbeatInterval,
-            &f.heartbeat_interval_ms,
-            1,
-            below_session,
-        )?,
-        rebalance_timeout_ms: number(RebalanceTimeout, &f.rebalance_timeout_ms, 1, 3_600_000)?,
-        initial_rebalance_delay_ms: number(
-            InitialRebalanceDelay,
-            &f.initial_rebalance_delay_ms,
-            0,
-            300_000,
-        )?,
-        latency_ms: number(Latency, &f.latency_ms, 0, 10_000)?,
+        heartbeat_interval_ms,
+        rebalance_timeout_ms,
+        initial_rebalance_delay_ms,
+        latency_ms,
         assignor: f.assignor,
         join_version: f.join_version,
         range_ordering: f.range_ordering,
+        consumer_session_timeout_ms: group_session,
+        consumer_heartbeat_interval_ms: group_interval,
+        consumer_max_session_timeout_ms: cap,
     })
 }

@@ -1,5 +1,11 @@
 //! A consumer's two timers as bars: the session at the coordinator (shrinking
 //! toward the deadline) and the heartbeat (filling toward the next one).
+//! Under the consumer protocol (KIP-848) they are the consumer group's:
+//! its member's session against `group.consumer.session.timeout.ms`, still
+//! running out while a static member is away or after a crash, and the
+//! group's heartbeat interval. Each bar carries its figures as data
+//! attributes (`data-timeout-ms`, `data-deadline-ms`; `data-interval-ms`,
+//! `data-heard-ms`).
 
 use crate::sim::snapshot::ConsumerView;
 use crate::ui::model::format::{fixed, format_seconds, format_virtual_time, fraction_left};
@@ -36,18 +42,16 @@ fn session_timer(c: &ConsumerView, now: u64) -> Html {
     let (frac, title) = match session {
         Some((deadline, armed)) => (
             fraction_left(now, armed, deadline),
-            format!(
-                "The coordinator expires {}'s session at {} unless it hears from it",
-                c.name,
-                format_virtual_time(deadline)
-            ),
+            session_title(c, deadline),
         ),
         None => (0.0, format!("{} has no session at the coordinator", c.name)),
     };
     let low = session.is_some() && frac < 0.25;
     let left = session.map(|(d, _)| format_seconds(d.saturating_sub(now)));
     html! {
-        <div class="timer timer-session" title={title.clone()}>
+        <div class="timer timer-session" title={title.clone()}
+             data-timeout-ms={c.session_timeout_ms.to_string()}
+             data-deadline-ms={session.map(|(d, _)| d.to_string())}>
             <span class="timer-label">{ "session" }</span>
             <span class={classes!("bar", session.is_none().then_some("bar-off"), low.then_some("bar-low"))}
                   role="meter" aria-label={title}
@@ -62,6 +66,35 @@ fn session_timer(c: &ConsumerView, now: u64) -> Html {
     }
 }
 
+/// What the session timer means: when the coordinator gives the member
+/// up unless it hears from it; under the consumer protocol the group's
+/// session, which keeps running for an away member or an earlier process's
+/// member that still holds the instance id.
+fn session_title(c: &ConsumerView, deadline: u64) -> String {
+    let at = format_virtual_time(deadline);
+    if !c.speaks_consumer_protocol {
+        return format!(
+            "The coordinator expires {}'s session at {at} unless it hears from it",
+            c.name
+        );
+    }
+    let timeout = c.session_timeout_ms;
+    match &c.member_epoch {
+        Some(m) if m.away => format!(
+            "{} is away (epoch -2): the coordinator keeps its place and partitions until its session runs out at {at} (group.consumer.session.timeout.ms = {timeout})",
+            c.name
+        ),
+        Some(_) => format!(
+            "The coordinator removes {}'s member at {at} unless it hears from it (group.consumer.session.timeout.ms = {timeout})",
+            c.name
+        ),
+        None => format!(
+            "{}'s earlier member still holds its group.instance.id until its session runs out at {at} (group.consumer.session.timeout.ms = {timeout})",
+            c.name
+        ),
+    }
+}
+
 /// The heartbeat's bar: the time since the coordinator last heard from the
 /// consumer, against `heartbeat.interval.ms`; its dot pulses on a beat. Its
 /// title names when that was, so it changes at a heartbeat only.
@@ -70,19 +103,22 @@ fn heartbeat_timer(c: &ConsumerView, now: u64) -> Html {
     let frac = heard.map_or(0.0, |armed| {
         (now.saturating_sub(armed) as f64 / c.heartbeat_interval_ms.max(1) as f64).min(1.0)
     });
+    let interval = match c.speaks_consumer_protocol {
+        true => "group.consumer.heartbeat.interval.ms",
+        false => "heartbeat.interval.ms",
+    };
     let title = match heard {
         Some(armed) => format!(
-            "Last heard by the coordinator at {}; heartbeat.interval.ms = {}",
+            "Last heard by the coordinator at {}; {interval} = {}",
             format_virtual_time(armed),
             c.heartbeat_interval_ms
         ),
-        None => format!(
-            "No heartbeats; heartbeat.interval.ms = {}",
-            c.heartbeat_interval_ms
-        ),
+        None => format!("No heartbeats; {interval} = {}", c.heartbeat_interval_ms),
     };
     html! {
-        <div class="timer timer-heartbeat" {title}>
+        <div class="timer timer-heartbeat" {title}
+             data-interval-ms={c.heartbeat_interval_ms.to_string()}
+             data-heard-ms={heard.map(|h| h.to_string())}>
             <span class="timer-label">{ "heartbeat" }</span>
             <span class={classes!("bar", "bar-beat", heard.is_none().then_some("bar-off"))}
                   aria-hidden="true">

@@ -1,5 +1,5 @@
-//! The settings form's fields: a table of the number fields and one of the
-//! choices, each with its label and Kafka's name (a choice also with how it
+//! The settings form's fields: tables of the number fields (the client's,
+//! and the consumer group's) and one of the choices, each with its label and Kafka's name (a choice also with how it
 //! reads and writes the [`SettingsForm`]), and how one field is drawn (with
 //! its error beside it).
 
@@ -45,6 +45,26 @@ pub const NUMBER_FIELDS: [NumberField; 5] = [
         field: SettingsField::Latency,
         label: "Network latency",
         kafka: "one way, ms",
+    },
+];
+
+/// The consumer group's fields (KIP-848): the broker's group config, which
+/// the form shows when the scenario speaks the consumer protocol.
+pub const CONSUMER_GROUP_FIELDS: [NumberField; 3] = [
+    NumberField {
+        field: SettingsField::ConsumerMaxSessionTimeout,
+        label: "Consumer group max session timeout",
+        kafka: "group.consumer.max.session.timeout.ms",
+    },
+    NumberField {
+        field: SettingsField::ConsumerSessionTimeout,
+        label: "Consumer group session timeout",
+        kafka: "group.consumer.session.timeout.ms",
+    },
+    NumberField {
+        field: SettingsField::ConsumerHeartbeatInterval,
+        label: "Consumer group heartbeat interval",
+        kafka: "group.consumer.heartbeat.interval.ms",
     },
 ];
 

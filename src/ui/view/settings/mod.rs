@@ -1,5 +1,6 @@
 //! The settings panel: timeouts, latency, assignor, JoinGroup version and
-//! range ordering. Values are typed as text into the app state's draft
+//! range ordering, and under the consumer protocol the consumer group's
+//! session, heartbeat interval and session cap. Values are typed as text into the app state's draft
 //! ([`Msg::EditSettings`]) and checked by the reducer on `Apply`
 //! ([`Msg::ApplySettings`]); a bad value is shown beside its field (and in
 //! the page's `error-banner`) with the allowed range, and nothing else
@@ -8,7 +9,7 @@
 mod fields;
 
 use crate::ui::model::{FieldError, Msg, SettingsField, SettingsForm};
-use fields::{choice_field, number_field, CHOICE_FIELDS, NUMBER_FIELDS};
+use fields::{choice_field, number_field, CHOICE_FIELDS, CONSUMER_GROUP_FIELDS, NUMBER_FIELDS};
 use yew::prelude::*;
 
 /// Props of [`Settings`].
@@ -36,6 +37,9 @@ pub fn Settings(props: &SettingsProps) -> Html {
     let choices = CHOICE_FIELDS
         .iter()
         .map(|f| choice_field(f, form, error_for(f.field), on_msg));
+    let group = CONSUMER_GROUP_FIELDS
+        .iter()
+        .map(|f| number_field(f, form, error_for(f.field), on_msg));
     html! {
         <section class="panel panel-settings" aria-label="Settings">
         <details class="settings">
@@ -45,6 +49,15 @@ pub fn Settings(props: &SettingsProps) -> Html {
                     { for numbers }
                     { for choices }
                 </div>
+                if form.consumer_group {
+                    <fieldset class="settings-group">
+                        <legend>{ "Consumer group (KIP-848)" }</legend>
+                        <p class="muted">{ "Under the consumer protocol the broker's group config sets the session and the heartbeat interval; the consumers' own session.timeout.ms and heartbeat.interval.ms are not used." }</p>
+                        <div class="settings-grid">
+                            { for group }
+                        </div>
+                    </fieldset>
+                }
                 <div class="settings-foot">
                     <button type="submit" class="action primary">{ "Apply" }</button>
                     <p class="muted">{ "Applying restarts the scenario from t = 0 with these values." }</p>
