@@ -100,25 +100,7 @@ pub fn scenario(reader: &Reader, group: &str) -> Option<Value> {
         client_session
     };
     let (cast, actions) = actions_of(h, lost_after);
-    let first = actions.first().map_or(0, |a| a.0);
-    let end = actions.last().map_or(0, |a| a.0) - first + lost_after as i64 + 10_000;
-    let mut actions: Vec<Value> = actions
-        .into_iter()
-        .map(|(at, mut a)| {
-            a["at_ms"] = json!(at - first);
-            a
-        })
-        .collect();
-    actions.push(json!({"at_ms": end, "end": {}}));
-    let topics: Vec<Value> = if reader.topics.is_empty() {
-        vec![json!({"name": "t", "partitions": cast.consumers.len().max(1)})]
-    } else {
-        reader
-            .topics
-            .iter()
-            .map(|(n, p)| json!({"name": n, "partitions": p}))
-            .collect()
-    };
+    let topics = topics_of(reader, cast.consumers.len());
     let topic_names: Vec<&Value> = topics.iter().map(|t| &t["name"]).collect();
     let consumers: Vec<Value> = cast
         .consumers
@@ -137,6 +119,61 @@ pub fn scenario(reader: &Reader, group: &str) -> Option<Value> {
             c
         })
         .collect();
+    let mut file = json!({
+        "name": format!("{group}, from a broker log"),
+        "description": format!(
+            "Group {group} as the broker's log tells it ({} to {}): its members started, restarted, closed and crashed at the times the log shows. Assumed where the log is silent: a static member replaced without a fencing restarted then; one whose old id was fenced had a second process beside it; a member whose session ran out crashed {} ms before. Replay it with static members, another session timeout or the other protocol.",
+            reader.from.as_deref().unwrap_or("?"),
+            reader.to.as_deref().unwrap_or("?"),
+            lost_after
+        ),
+        "seed": 0,
+        "config": config_of(group, consumer_protocol, group_session, &setting),
+        "topics": topics,
+        "consumers": consumers,
+        "actions": timed(actions, lost_after),
+    });
+    if consumer_protocol {
+        file["group_protocol"] = json!("consumer");
+    }
+    Some(file)
+}
+
+/// The actions from the first one's time, and an `end` a session after
+/// the last.
+fn timed(actions: Vec<(i64, Value)>, lost_after: u64) -> Vec<Value> {
+    let first = actions.first().map_or(0, |a| a.0);
+    let end = actions.last().map_or(0, |a| a.0) - first + lost_after as i64 + 10_000;
+    let mut out: Vec<Value> = actions
+        .into_iter()
+        .map(|(at, mut a)| {
+            a["at_ms"] = json!(at - first);
+            a
+        })
+        .collect();
+    out.push(json!({"at_ms": end, "end": {}}));
+    out
+}
+
+/// The log's topics, or one topic `t` with a partition per consumer.
+fn topics_of(reader: &Reader, consumers: usize) -> Vec<Value> {
+    if reader.topics.is_empty() {
+        return vec![json!({"name": "t", "partitions": consumers.max(1)})];
+    }
+    reader
+        .topics
+        .iter()
+        .map(|(n, p)| json!({"name": n, "partitions": p}))
+        .collect()
+}
+
+/// The group's config from the broker's settings in its log.
+fn config_of(
+    group: &str,
+    consumer_protocol: bool,
+    group_session: u64,
+    setting: &dyn Fn(&str) -> Option<u64>,
+) -> Value {
     let mut config = json!({"group_id": group});
     for (key, name) in [
         (
@@ -152,36 +189,15 @@ pub fn scenario(reader: &Reader, group: &str) -> Option<Value> {
     }
     if consumer_protocol {
         let interval = setting("group.consumer.heartbeat.interval.ms").unwrap_or(5_000);
+        let min = setting("group.consumer.min.session.timeout.ms").unwrap_or(45_000);
+        let max = setting("group.consumer.max.session.timeout.ms").unwrap_or(60_000);
         config["consumer_session_timeout_ms"] = json!(group_session);
         config["consumer_heartbeat_interval_ms"] =
             json!(interval.min(group_session.saturating_sub(1)));
-        config["consumer_min_session_timeout_ms"] =
-            json!(setting("group.consumer.min.session.timeout.ms")
-                .unwrap_or(45_000)
-                .min(group_session));
-        config["consumer_max_session_timeout_ms"] =
-            json!(setting("group.consumer.max.session.timeout.ms")
-                .unwrap_or(60_000)
-                .max(group_session));
+        config["consumer_min_session_timeout_ms"] = json!(min.min(group_session));
+        config["consumer_max_session_timeout_ms"] = json!(max.max(group_session));
     }
-    let mut file = json!({
-        "name": format!("{group}, from a broker log"),
-        "description": format!(
-            "Group {group} as the broker's log tells it ({} to {}): its members started, restarted, closed and crashed at the times the log shows. Assumed where the log is silent: a static member replaced without a fencing restarted then; one whose old id was fenced had a second process beside it; a member whose session ran out crashed {} ms before. Replay it with static members, another session timeout or the other protocol.",
-            reader.from.as_deref().unwrap_or("?"),
-            reader.to.as_deref().unwrap_or("?"),
-            lost_after
-        ),
-        "seed": 0,
-        "config": config,
-        "topics": topics,
-        "consumers": consumers,
-        "actions": actions,
-    });
-    if consumer_protocol {
-        file["group_protocol"] = json!("consumer");
-    }
-    Some(file)
+    config
 }
 
 /// A session timeout the log allows without saying it: the member was
@@ -200,14 +216,20 @@ fn measured_session(h: &History, setting: &dyn Fn(&str) -> Option<u64>) -> Optio
     Some(ms.clamp(min, max.max(min)))
 }
 
-/// The actions of `h`'s members, in time order, and the consumers they name.
-fn actions_of(h: &History, lost_after: u64) -> (Cast, Vec<(i64, Value)>) {
-    let mut cast = Cast::default();
-    let mut out: Vec<(i64, Value)> = Vec::new();
-    let mut started_at: Vec<i64> = Vec::new();
-    let mut act = |cast: &mut Cast, at: i64, c: usize, kind: &str| {
-        let name = cast.consumers[c].0.clone();
-        let running = &mut cast.consumers[c].2;
+/// The actions being written: the consumers, the actions and when each
+/// consumer last started.
+struct Plan {
+    cast: Cast,
+    out: Vec<(i64, Value)>,
+    started_at: Vec<i64>,
+    lost_after: u64,
+}
+
+impl Plan {
+    /// Consumer `c` does `kind` at `at` (nothing when it makes no sense:
+    /// a start of a running consumer, a close of a stopped one).
+    fn act(&mut self, at: i64, c: usize, kind: &str) {
+        let (name, _, running) = &mut self.cast.consumers[c];
         let action = match kind {
             "start" if *running => return,
             "close" | "crash" if !*running => return,
@@ -215,55 +237,72 @@ fn actions_of(h: &History, lost_after: u64) -> (Cast, Vec<(i64, Value)>) {
             other => other,
         };
         *running = action != "close" && action != "crash";
-        if started_at.len() <= c {
-            started_at.resize(c + 1, i64::MIN);
+        let name = name.clone();
+        if self.started_at.len() <= c {
+            self.started_at.resize(c + 1, i64::MIN);
         }
         let at = match action {
             // A crash a session before its expiry, not before its start.
-            "crash" => (at - lost_after as i64).max(started_at[c] + 1),
+            "crash" => (at - self.lost_after as i64).max(self.started_at[c] + 1),
             _ => at,
         };
         if action == "start" || action == "restart" {
-            started_at[c] = at;
+            self.started_at[c] = at;
         }
         let mut a = json!({"at_ms": at});
         a[action] = json!(name);
         if action == "restart" {
             a["down_ms"] = json!(0);
         }
-        out.push((at, a));
+        self.out.push((at, a));
+    }
+
+    /// A member joins: its consumer starts.
+    fn join(&mut self, at: i64, member_id: &str, instance: Option<&str>) {
+        let c = match instance {
+            Some(i) => self.cast.static_member(i),
+            None if self.cast.of_member(member_id).is_some() => return,
+            None => self.cast.dynamic(member_id),
+        };
+        self.cast.ids.push((member_id.to_string(), c));
+        self.act(at, c, "start");
+    }
+
+    /// A member stops: its consumer closes or crashes.
+    fn stop(&mut self, at: i64, member_id: &str, kind: &str) {
+        if let Some(c) = self.cast.of_member(member_id) {
+            self.act(at, c, kind);
+        }
+    }
+}
+
+/// The actions of `h`'s members, in time order, and the consumers they name.
+fn actions_of(h: &History, lost_after: u64) -> (Cast, Vec<(i64, Value)>) {
+    let mut plan = Plan {
+        cast: Cast::default(),
+        out: Vec::new(),
+        started_at: Vec::new(),
+        lost_after,
     };
     for (k, (at, fact)) in h.moves.iter().enumerate() {
         let at = *at;
         match fact {
             Fact::MemberAdded {
                 member_id,
-                instance_id: Some(i),
+                instance_id,
                 ..
             }
             | Fact::CgJoined {
                 member_id,
-                instance_id: Some(i),
+                instance_id,
                 ..
-            }
-            | Fact::CgRejoined {
+            } => plan.join(at, member_id, instance_id.as_deref()),
+            Fact::CgRejoined {
                 member_id,
-                instance_id: i,
+                instance_id,
                 ..
-            } => {
-                let c = cast.static_member(i);
-                cast.ids.push((member_id.clone(), c));
-                act(&mut cast, at, c, "start");
-            }
-            Fact::MemberAdded { member_id, .. }
-            | Fact::MemberPending { member_id, .. }
-            | Fact::CgJoined { member_id, .. }
-                if cast.of_member(member_id).is_none() =>
-            {
-                let c = cast.dynamic(member_id);
-                cast.ids.push((member_id.clone(), c));
-                act(&mut cast, at, c, "start");
-            }
+            } => plan.join(at, member_id, Some(instance_id)),
+            Fact::MemberPending { member_id, .. } => plan.join(at, member_id, None),
             Fact::StaticReplaced {
                 instance_id,
                 old_member_id,
@@ -272,38 +311,30 @@ fn actions_of(h: &History, lost_after: u64) -> (Cast, Vec<(i64, Value)>) {
                 let fenced_later = h.moves[k + 1..].iter().any(
                     |(_, f)| matches!(f, Fact::Fenced { member_id, .. } if member_id == old_member_id),
                 );
-                if fenced_later {
-                    let c = cast.duplicate(instance_id);
-                    act(&mut cast, at, c, "start");
-                } else {
-                    let c = cast.static_member(instance_id);
-                    act(&mut cast, at, c, "restart");
-                }
+                let c = match fenced_later {
+                    true => plan.cast.duplicate(instance_id),
+                    false => plan.cast.static_member(instance_id),
+                };
+                plan.act(at, c, if fenced_later { "start" } else { "restart" });
             }
             Fact::CgRefused {
                 instance_id,
                 member_id,
                 ..
             } => {
-                let c = cast.duplicate(instance_id);
-                cast.ids.push((member_id.clone(), c));
-                act(&mut cast, at, c, "start");
+                let c = plan.cast.duplicate(instance_id);
+                plan.cast.ids.push((member_id.clone(), c));
+                plan.act(at, c, "start");
             }
             Fact::MemberLeft { member_id, .. }
             | Fact::CgLeft { member_id, .. }
-            | Fact::CgAway { member_id, .. } => {
-                if let Some(c) = cast.of_member(member_id) {
-                    act(&mut cast, at, c, "close");
-                }
-            }
+            | Fact::CgAway { member_id, .. } => plan.stop(at, member_id, "close"),
             Fact::MemberFailed { member_id, .. } | Fact::CgRemoved { member_id, .. } => {
-                if let Some(c) = cast.of_member(member_id) {
-                    act(&mut cast, at, c, "crash");
-                }
+                plan.stop(at, member_id, "crash")
             }
             _ => {}
         }
     }
-    out.sort_by_key(|(at, _)| *at);
-    (cast, out)
+    plan.out.sort_by_key(|(at, _)| *at);
+    (plan.cast, plan.out)
 }
