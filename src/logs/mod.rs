@@ -123,12 +123,23 @@ impl Reader {
                 member_id,
                 instance_id,
                 ..
-            } => self
-                .groups
-                .iter()
-                .filter(|(_, h)| h.protocol == Protocol::Classic)
-                .find(|(_, h)| h.known.contains(member_id) && h.instance_ids.contains(instance_id))
-                .map(|(g, h)| (g.clone(), h.protocol)),
+            } => {
+                // The classic group that knew the member id; else (a
+                // replaced process's id is not in 3.9's log) the one with
+                // the instance id, the latest replacement's first.
+                let classic = || {
+                    self.groups
+                        .iter()
+                        .filter(|(_, h)| h.protocol == Protocol::Classic)
+                        .filter(|(_, h)| h.instance_ids.contains(instance_id))
+                };
+                let known = classic().find(|(_, h)| h.known.contains(member_id));
+                let latest = classic().find(|(g, _)| self.last_replaced.as_ref() == Some(*g));
+                known
+                    .or(latest)
+                    .or_else(|| classic().next())
+                    .map(|(g, h)| (g.clone(), h.protocol))
+            }
             _ => None,
         }
     }

@@ -152,3 +152,26 @@ fn damaged_lines_are_counted_never_a_panic() {
     let s = r.summary(None);
     assert!(s["lines_unknown"].as_u64().unwrap() > 0);
 }
+
+/// 3.9 does not log a restarted static member's new id; when it never
+/// leads, its fencing names an id no line gave, and is still the group's.
+#[test]
+fn a_fencing_of_an_id_no_line_gave_is_the_instances_group() {
+    let mut r = Reader::default();
+    let lines = [
+        "[2026-12-06 13:22:20,000] INFO [GroupCoordinator 1]: Static member with groupInstanceId=a and unknown member id joins group other in Empty state. Created a new member id a-0 for this member and add to the group. (kafka.coordinator.group.GroupCoordinator)",
+        "[2026-12-06 13:22:21,000] INFO [GroupCoordinator 1]: Static member with groupInstanceId=a and unknown member id joins group g in Empty state. Created a new member id a-1 for this member and add to the group. (kafka.coordinator.group.GroupCoordinator)",
+        "[2026-12-06 13:22:31,000] INFO [GroupCoordinator 1]: Static member with groupInstanceId=a and unknown member id joins group g in Stable state. Replacing previously mapped member a-1 with this groupInstanceId. (kafka.coordinator.group.GroupCoordinator)",
+        "[2026-12-06 13:23:19,797] INFO [GroupCoordinator 1]: Static member with groupInstanceId=a and unknown member id joins group g in Stable state. Replacing previously mapped member a-2 with this groupInstanceId. (kafka.coordinator.group.GroupCoordinator)",
+        "[2026-12-06 13:23:20,685] INFO [GroupCoordinator 1]: Request memberId=a-2 for static member with groupInstanceId=a is fenced by current memberId=a-3 during operation heartbeat (kafka.coordinator.group.GroupCoordinator)",
+    ];
+    for (i, l) in lines.iter().enumerate() {
+        assert!(
+            matches!(r.push("", i as u64 + 1, l), Taken::Used(_)),
+            "line {i}"
+        );
+    }
+    assert_eq!(r.summary(Some("g"))["fenced"], json!(["a"]));
+    assert_eq!(r.summary(Some("other"))["fenced"], json!([]));
+    assert_eq!(r.groups["g"].static_members["a"], "a-3");
+}

@@ -3,7 +3,11 @@ for `groupscope import-log` to read back from the broker's log: the
 history it must find is printed as JSON on stdout (what the story did, in
 order), and the broker's log is then the fixture.
 
-    python story.py BOOTSTRAP GROUP classic|consumer > expected.json
+    python story.py BOOTSTRAP GROUP classic|consumer [EXPIRY_WAIT_S] > expected.json
+
+EXPIRY_WAIT_S (default 14) is how long the story waits for the killed
+member's session to run out: the client's 10 s session under classic, the
+broker's group.consumer.session.timeout.ms under the consumer protocol.
 
 classic: static a, static b and dynamic c join; a restarts within its
 session (no rebalance); c closes (a rebalance) and comes back (another);
@@ -24,6 +28,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "broker"))
 from test_real_clients import ConsumerProcess  # noqa: E402
 
 bootstrap, group, protocol = sys.argv[1:4]
+expiry_wait = float(sys.argv[4]) if len(sys.argv) > 4 else 14.0
 steps = []
 
 
@@ -67,7 +72,7 @@ note("c back")
 settle(a, b, c)
 b.kill()
 note("b killed")
-settle(a, c, seconds=14)
+settle(a, c, seconds=expiry_wait)
 dup = start("a")
 settle(a, c, dup, seconds=8)
 note("duplicate a")

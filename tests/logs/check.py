@@ -1,0 +1,96 @@
+"""Real logs, made fresh: runs story.py's group life with real librdkafka
+consumers against the running Kafka (classic; with --consumer also a
+consumer group beside it), then reads the broker's log back with
+`groupscope import-log` and checks the history against what the story did.
+The kafka stage of scripts/test runs it on Kafka 3.9 and 4.4.
+
+    python check.py BOOTSTRAP KAFKA_LOG GROUPSCOPE [--consumer [SESSION_MS]]
+
+SESSION_MS is the broker's group.consumer.session.timeout.ms (default
+45000, Kafka's): the consumer story waits that long for its expiry.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+
+from confluent_kafka.admin import AdminClient, NewTopic
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def main():
+    bootstrap, log, groupscope = sys.argv[1:4]
+    extra = sys.argv[4:]
+    with_consumer = "--consumer" in extra
+    session_ms = int(extra[1]) if with_consumer and len(extra) > 1 else 45000
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    for f in admin.create_topics([NewTopic("orders", 3, 1)]).values():
+        try:
+            f.result(20)
+        except Exception as e:  # it exists already
+            if "already exists" not in str(e) and "TOPIC_ALREADY_EXISTS" not in str(e):
+                raise
+    tag = uuid.uuid4().hex[:6]
+    runs = [("classic", f"story-{tag}")]
+    if with_consumer:
+        runs.append(("consumer", f"story-848-{tag}"))
+    wait = {"classic": 14, "consumer": session_ms / 1000 + 4}
+    procs = [
+        (protocol, group, subprocess.Popen(
+            [sys.executable, os.path.join(HERE, "story.py"), bootstrap, group, protocol,
+             str(wait[protocol])],
+            stdout=subprocess.PIPE, text=True))
+        for protocol, group in runs
+    ]
+    failures = []
+    for protocol, group, p in procs:
+        out, _ = p.communicate(timeout=300)
+        if p.returncode != 0:
+            failures.append(f"{group}: story.py exited {p.returncode}")
+            continue
+        json.loads(out)
+    time.sleep(1)  # the log's last lines flushed
+    keep = os.path.join("target", "logs")
+    os.makedirs(keep, exist_ok=True)
+    shutil.copy(log, os.path.join(keep, os.path.basename(os.path.dirname(log)) + f"-{tag}.log"))
+    for protocol, group, _ in procs:
+        run = subprocess.run([groupscope, "import-log", log, "--group", group, "--summary"],
+                             capture_output=True, text=True)
+        if run.returncode != 0:
+            failures.append(f"{group}: import-log failed: {run.stderr}")
+            continue
+        s = json.loads(run.stdout)
+        print(f"{protocol} {group}: {run.stdout.strip()}")
+        want = {"protocol": protocol, "instance_ids": ["a", "b"]}
+        if protocol == "classic":
+            # Three joins; a's restart (none); c's leave and return; b's
+            # expiry; the duplicate fences a (none); c's leave at the end.
+            want["fenced"] = ["a"]
+            if s["rebalances"] < 5 or s["generations"][:4] != [1, 2, 3, 4]:
+                failures.append(f"{group}: expected 5 rebalances and generations 1..4, got {s}")
+        else:
+            # Joins of a, b and c; c's leave and return; b's expiry; c's
+            # leave at the end: seven epoch bumps (a's -2 restart and the
+            # refused duplicate bump nothing).
+            want["fenced"] = []
+            if s["rebalances"] != 7 or not s["generations"]:
+                failures.append(f"{group}: expected 7 epoch bumps and some targets, got {s}")
+        for k, v in want.items():
+            if s.get(k) != v:
+                failures.append(f"{group}: {k} expected {v}, got {s.get(k)}")
+        scenario = subprocess.run([groupscope, "import-log", log, "--group", group, "--as-scenario"],
+                                  capture_output=True, text=True)
+        if scenario.returncode != 0:
+            failures.append(f"{group}: --as-scenario failed: {scenario.stderr}")
+    if failures:
+        print("\n".join(failures), file=sys.stderr)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
