@@ -201,11 +201,17 @@ fn a_classic_scenario_keeps_every_default_out_of_its_export() {
 }
 
 #[test]
-fn the_page_and_the_exports_refuse_a_consumer_group_scenario_by_name() {
-    let text = r#"{"requests":[{"at_ms":0,"tick":{}},{"at_ms":0,"consumer_heartbeat":{"member_id":"a","member_epoch":0}}]}"#;
-    let e = groupscope::export::import_scenario(text).unwrap_err();
-    assert_eq!(e.path, "requests[1].consumer_heartbeat");
-    assert!(e.message.contains("`groupscope run FILE`"), "{e}");
-    let file = scenario::parse(text).unwrap();
-    assert!(scenario::world_of(&file, 0).is_err());
+fn the_page_and_the_exports_play_a_consumer_group_scenario() {
+    let text = r#"{"topics":[{"name":"t","partitions":2}],
+        "requests":[{"at_ms":0,"tick":{}},
+                    {"at_ms":0,"consumer_heartbeat":{"member_id":"a","member_epoch":0,
+                     "subscribed_topic_names":["t"],"rebalance_timeout_ms":1000,"owned":[]}}]}"#;
+    let file = groupscope::export::import_scenario(text).expect("the page imports it");
+    let mut world = scenario::world_of(&file, 0).expect("the world plays it");
+    while world.step() {}
+    let snap = world.snapshot();
+    assert_eq!(snap.consumers.len(), 1);
+    let a = &snap.consumers[0];
+    assert_eq!((a.name.as_str(), a.owned.len()), ("a", 2));
+    assert!(a.member_epoch.as_ref().is_some_and(|m| m.member_epoch > 0));
 }
