@@ -204,7 +204,13 @@ pub fn prepare_step(
     step: &RequestStep,
 ) -> Result<PreparedStep, ScenarioError> {
     let key = step_key(&step.id, i);
-    if let Some(h) = &step.consumer_heartbeat {
+    // The page's first bundle has no consumer group: it hands such a
+    // scenario to the bundle that has (a step here is a tick meanwhile).
+    if let Some(h) = step
+        .consumer_heartbeat
+        .as_ref()
+        .filter(|_| crate::sim::KIP848)
+    {
         let (name, new) = cast.heartbeat_sender(world, h);
         return Ok(PreparedStep {
             at_ms: step.at_ms,

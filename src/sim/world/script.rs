@@ -115,7 +115,10 @@ impl World {
     /// Sends a protocol scenario's request, as written, from its consumer.
     pub(in crate::sim) fn send_scripted(&mut self, scripted: &ScriptedRequest) {
         if let Some(heartbeat) = &scripted.heartbeat {
-            return self.send_scripted_heartbeat(scripted, heartbeat);
+            if crate::sim::KIP848 {
+                self.send_scripted_heartbeat(scripted, heartbeat);
+            }
+            return;
         }
         let Some(mut request) = scripted.request.clone() else {
             return;

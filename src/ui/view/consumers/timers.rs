@@ -72,7 +72,9 @@ fn session_timer(c: &ConsumerView, now: u64) -> Html {
 /// member that still holds the instance id.
 fn session_title(c: &ConsumerView, deadline: u64) -> String {
     let at = format_virtual_time(deadline);
-    if !c.speaks_consumer_protocol {
+    // `KIP848` false (the page's first bundle): no consumer group, and the
+    // words below are left out.
+    if !crate::sim::KIP848 || !c.speaks_consumer_protocol {
         return format!(
             "The coordinator expires {}'s session at {at} unless it hears from it",
             c.name

@@ -49,7 +49,7 @@ pub fn Settings(props: &SettingsProps) -> Html {
                     { for numbers }
                     { for choices }
                 </div>
-                if form.consumer_group {
+                if crate::sim::KIP848 && form.consumer_group {
                     <fieldset class="settings-group">
                         <legend>{ "Consumer group (KIP-848)" }</legend>
                         <p class="muted">{ "Under the consumer protocol the broker's group config sets the session and the heartbeat interval; the consumers' own session.timeout.ms and heartbeat.interval.ms are not used." }</p>
