@@ -165,6 +165,19 @@ fn check_times(file: &ScenarioFile) -> Result<(), ScenarioError> {
         ("max_session_timeout_ms", c.max_session_timeout_ms),
         ("session_timeout_ms", c.session_timeout_ms),
         ("rebalance_timeout_ms", c.rebalance_timeout_ms),
+        ("consumer_session_timeout_ms", c.consumer_session_timeout_ms),
+        (
+            "consumer_heartbeat_interval_ms",
+            c.consumer_heartbeat_interval_ms,
+        ),
+        (
+            "consumer_min_session_timeout_ms",
+            c.consumer_min_session_timeout_ms,
+        ),
+        (
+            "consumer_max_session_timeout_ms",
+            c.consumer_max_session_timeout_ms,
+        ),
     ] {
         time(ms, || format!("config.{k}"))?;
     }
@@ -312,6 +325,21 @@ mod tests {
             "actions":[{"at_ms":1000000000001,"start":"A"}]}"#;
         assert_eq!(parse(late).unwrap_err().path, "actions[0].at_ms");
         assert!(parse(&late.replace("1000000000001", "1000000000000")).is_ok());
+    }
+
+    /// A consumer group's session as long as a u64 would overflow its
+    /// deadline: refused at its path like any other time.
+    #[test]
+    fn a_consumer_groups_times_past_the_limit_are_refused() {
+        let huge = "18446744073709551615";
+        let text = format!(
+            r#"{{"config":{{"consumer_max_session_timeout_ms":{huge},"consumer_session_timeout_ms":{huge}}},
+               "topics":[{{"name":"t","partitions":1}}],
+               "requests":[{{"at_ms":0,"consumer_heartbeat":{{"member_id":"a","member_epoch":0}}}}]}}"#
+        );
+        let e = parse(&text).unwrap_err();
+        assert_eq!(e.path, "config.consumer_session_timeout_ms");
+        assert!(e.message.contains("past the limit"), "{e}");
     }
 
     #[test]
