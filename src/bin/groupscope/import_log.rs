@@ -104,6 +104,14 @@ fn merged(
     }
 }
 
+/// Every line of `files` read into `reader`.
+fn read_all(files: &[String], reader: &mut Reader) -> Result<u64, String> {
+    merged(files, |source, n, text| {
+        reader.push(source, n, text);
+        Ok(())
+    })
+}
+
 pub fn run(args: ImportLogArgs) -> i32 {
     match import(&args) {
         Ok(()) => 0,
@@ -134,10 +142,7 @@ fn import(args: &ImportLogArgs) -> Result<(), String> {
         return out.flush().map_err(write_err);
     }
     if args.as_scenario {
-        merged(&args.files, |source, n, text| {
-            reader.push(source, n, text);
-            Ok(())
-        })?;
+        read_all(&args.files, &mut reader)?;
         let Some(group) = reader.chosen(args.group.as_deref()).map(str::to_string) else {
             return Err("no consumer group's lines were found in the log".into());
         };
@@ -149,10 +154,7 @@ fn import(args: &ImportLogArgs) -> Result<(), String> {
         return out.flush().map_err(write_err);
     }
     if args.summary {
-        merged(&args.files, |source, n, text| {
-            reader.push(source, n, text);
-            Ok(())
-        })?;
+        read_all(&args.files, &mut reader)?;
         if let Some(g) = &args.group {
             if !reader.groups.contains_key(g) {
                 return Err(no_group(g, &reader));
@@ -167,10 +169,7 @@ fn import(args: &ImportLogArgs) -> Result<(), String> {
         Some(g) => g.clone(),
         None => {
             let mut first = Reader::default();
-            merged(&args.files, |source, n, text| {
-                first.push(source, n, text);
-                Ok(())
-            })?;
+            read_all(&args.files, &mut first)?;
             match first.chosen(None) {
                 Some(g) => g.to_string(),
                 None => return Err("no consumer group's lines were found in the log".into()),

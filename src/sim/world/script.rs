@@ -69,7 +69,7 @@ impl ScriptState {
 }
 
 /// Replaces a bound `$NAME` by its member id (unbound names stay as written).
-fn resolve(script: &ScriptState, id: &mut MemberId) {
+pub(super) fn resolve(script: &ScriptState, id: &mut MemberId) {
     if let Some(bound) = id.as_str().strip_prefix('$').and_then(|n| script.bound(n)) {
         *id = bound.clone();
     }
@@ -124,24 +124,7 @@ impl World {
             return;
         };
         resolve_all(&self.script, &mut request);
-        let index = scripted
-            .consumer
-            .as_deref()
-            .and_then(|n| self.client_index(n));
-        let sender = match index {
-            Some(index) => {
-                let c = &mut self.clients[index];
-                let actions = c.observe_request(&request);
-                let incarnation = c.incarnation;
-                self.reindex(index);
-                for action in actions {
-                    self.log_event(WorldEvent::Client(action), None, Some(index));
-                }
-                self.sync_holdings(index);
-                Sender::Client { index, incarnation }
-            }
-            None => Sender::Admin,
-        };
+        let sender = self.observed_sender(scripted, |c| c.observe_request(&request));
         let id = self.register_request(sender, request.api());
         self.script
             .pending
@@ -149,6 +132,32 @@ impl World {
         // Straight to the coordinator: its response may bind a name the
         // next step at this same instant uses (as `groupscope run` does).
         self.deliver_request(id, request);
+    }
+
+    /// The sender of a scripted request: its consumer, which `observe`
+    /// tells what sending it means (logged, its partitions synced), or the
+    /// admin when it names none.
+    pub(super) fn observed_sender(
+        &mut self,
+        scripted: &ScriptedRequest,
+        observe: impl FnOnce(&mut Client) -> Vec<ClientAction>,
+    ) -> Sender {
+        let index = scripted
+            .consumer
+            .as_deref()
+            .and_then(|n| self.client_index(n));
+        let Some(index) = index else {
+            return Sender::Admin;
+        };
+        let c = &mut self.clients[index];
+        let actions = observe(c);
+        let incarnation = c.incarnation;
+        self.reindex(index);
+        for action in actions {
+            self.log_event(WorldEvent::Client(action), None, Some(index));
+        }
+        self.sync_holdings(index);
+        Sender::Client { index, incarnation }
     }
 
     /// A response to a scripted request, before it travels: binds the

@@ -12,6 +12,7 @@
 //! ConsumerGroupDescribe shows it); a member the coordinator removed (its
 //! session ran out) is shown stopped.
 
+use super::script::resolve;
 use super::{Sender, World};
 use crate::coordinator::classic::Api;
 use crate::coordinator::consumer::{HeartbeatRequest, HeartbeatResponse, LEAVE_EPOCH};
@@ -31,32 +32,8 @@ impl World {
         request: &HeartbeatRequest,
     ) {
         let mut request = request.clone();
-        if let Some(id) = request
-            .member_id
-            .as_str()
-            .strip_prefix('$')
-            .and_then(|n| self.script.bound(n))
-        {
-            request.member_id = id.clone();
-        }
-        let index = scripted
-            .consumer
-            .as_deref()
-            .and_then(|n| self.client_index(n));
-        let sender = match index {
-            Some(index) => {
-                let c = &mut self.clients[index];
-                let actions = c.observe_heartbeat(&request);
-                let incarnation = c.incarnation;
-                self.reindex(index);
-                for action in actions {
-                    self.log_event(WorldEvent::Client(action), None, Some(index));
-                }
-                self.sync_holdings(index);
-                Sender::Client { index, incarnation }
-            }
-            None => Sender::Admin,
-        };
+        resolve(&self.script, &mut request.member_id);
+        let sender = self.observed_sender(scripted, |c| c.observe_heartbeat(&request));
         let id = self.register_request(sender, Api::ConsumerGroupHeartbeat);
         self.script
             .await_answer(id, scripted.bind.clone(), request.member_id.clone());
