@@ -3,6 +3,8 @@
 //! exporters stay out of what every visit loads (BENCHMARKS.md, "The export
 //! worker's round"). It answers each request with
 //! [`groupscope::export::job::answer`]; the messages are described there.
+//! It also reads the logs the page's `Import log` sends it
+//! ([`groupscope::logs::job`]).
 //! Trunk builds it as a web worker (index.html: `data-type="worker"`).
 
 #[cfg(target_arch = "wasm32")]
@@ -14,9 +16,13 @@ fn main() {
 
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let replies = scope.clone();
+    // An `Import log` under way (groupscope::logs::job).
+    let mut log = None;
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
         let request = e.data().as_string().unwrap_or_default();
-        let _ = replies.post_message(&JsValue::from_str(&answer(&request)));
+        let reply =
+            groupscope::logs::job::answer(&mut log, &request).unwrap_or_else(|| answer(&request));
+        let _ = replies.post_message(&JsValue::from_str(&reply));
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();

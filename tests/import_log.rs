@@ -182,3 +182,79 @@ fn a_consumer_groups_what_if_refuses_the_duplicate() {
     assert!(trace.iter().any(|l| l["error"] == "UNRELEASED_INSTANCE_ID"));
     assert_eq!(trace.last().unwrap()["violations"], serde_json::json!([]));
 }
+
+/// The app's worker reads a log in pieces cut anywhere (`logs::job`);
+/// what it reports is what the CLI prints for the same file: the summary,
+/// every trace line (each event with its source line's text beside it),
+/// and the what-if scenario.
+#[test]
+fn the_apps_reader_in_pieces_says_what_the_cli_says() {
+    use groupscope::logs::job::answer;
+    for log in [LOG39, LOG44] {
+        let text = std::fs::read_to_string(log).unwrap();
+        let (_, summary, _) = import(&[log, "--summary"]);
+        let (_, trace, _) = import(&[log]);
+        let (_, scenario, _) = import(&[log, "--as-scenario"]);
+        for piece in [1usize, 7, 4096, 1 << 20] {
+            let mut state = None;
+            let mut at = 0;
+            let mut id = 0;
+            while at < text.len() {
+                let mut end = (at + piece).min(text.len());
+                while !text.is_char_boundary(end) {
+                    end += 1;
+                }
+                let reply = answer(
+                    &mut state,
+                    &format!("{id} log-chunk\nserver.log\n{}", &text[at..end]),
+                )
+                .expect("a log message");
+                assert!(reply.starts_with(&format!("{id} ok\n")), "{reply}");
+                at = end;
+                id += 1;
+            }
+            let reply = answer(&mut state, "99 log-end\n").unwrap();
+            let report: Value =
+                serde_json::from_str(reply.strip_prefix("99 ok\n").unwrap()).unwrap();
+            let want: Value = serde_json::from_str(&summary).unwrap();
+            assert_eq!(report["summary"], want, "{log} in pieces of {piece}");
+            let got = report["trace"].as_array().unwrap();
+            let want = lines(&trace);
+            assert_eq!(got.len(), want.len(), "{log} in pieces of {piece}");
+            for (g, w) in got.iter().zip(&want) {
+                let mut g = g.clone();
+                if let Some(original) = g.as_object_mut().unwrap().shift_remove("original") {
+                    let n = w["line"].as_u64().unwrap() as usize;
+                    assert_eq!(original, text.lines().nth(n - 1).unwrap(), "{log}:{n}");
+                }
+                assert_eq!(&g, w);
+            }
+            let scenario: Value = serde_json::from_str(&scenario).unwrap();
+            let made = groupscope::scenario::parse(&report["scenario"].to_string()).unwrap();
+            let made: Value = serde_json::from_str(&groupscope::scenario::to_json(&made)).unwrap();
+            assert_eq!(made, scenario, "{log}");
+            assert!(state.is_none(), "the next chunk starts a new import");
+        }
+    }
+}
+
+#[test]
+fn the_apps_reader_names_a_group_the_log_does_not_have() {
+    use groupscope::logs::job::answer;
+    let text = std::fs::read_to_string(LOG39).unwrap();
+    let mut state = None;
+    answer(&mut state, &format!("1 log-chunk\nserver.log\n{text}")).unwrap();
+    let reply = answer(&mut state, "2 log-end\nnope").unwrap();
+    let report: Value = serde_json::from_str(reply.strip_prefix("2 ok\n").unwrap()).unwrap();
+    assert_eq!(report["summary"]["missing"], true);
+    assert_eq!(
+        report["summary"]["groups"],
+        serde_json::json!(["orders-app"])
+    );
+    assert_eq!(report["scenario"], Value::Null);
+    assert_eq!(
+        answer(&mut state, "3 markdown\n{}"),
+        None,
+        "an export is no log message"
+    );
+}

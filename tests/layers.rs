@@ -16,7 +16,7 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
         ("ordered", &[][..]),
         ("defaults", &[][..]),
         // Broker logs read back into a group's history (src/logs/).
-        ("logs", &[][..]),
+        ("logs", &["ordered"][..]),
         ("coordinator", &["ids", "hash", "ordered", "defaults"][..]),
         ("assignor", &["ids", "hash", "ordered"][..]),
         (
@@ -90,6 +90,7 @@ fn allowed() -> BTreeMap<&'static str, &'static [&'static str]> {
                 "narrate",
                 "scenario",
                 "export",
+                "logs",
             ][..],
         ),
     ])

@@ -8,7 +8,9 @@
 //! is counted, never dropped silently.
 
 pub mod broker;
+pub mod gather;
 pub mod history;
+pub mod job;
 pub mod line;
 pub mod what_if;
 

@@ -86,6 +86,12 @@ fn client_of(member_id: &str) -> &str {
 
 /// The scenario of `group`'s history, or `None` if the log has no line of it.
 pub fn scenario(reader: &Reader, group: &str) -> Option<Value> {
+    scenario_at(reader, group).map(|(file, _)| file)
+}
+
+/// [`scenario`], with the log's time (ms from its first line) that is the
+/// scenario's 0.
+pub fn scenario_at(reader: &Reader, group: &str) -> Option<(Value, i64)> {
     let h = reader.groups.get(group)?;
     let consumer_protocol = h.protocol == Protocol::Consumer;
     let setting = |name: &str| reader.settings.get(name).copied();
@@ -100,6 +106,7 @@ pub fn scenario(reader: &Reader, group: &str) -> Option<Value> {
         client_session
     };
     let (cast, actions) = actions_of(h, lost_after);
+    let base = actions.first().map_or(0, |a| a.0);
     let topics = topics_of(reader, cast.consumers.len());
     let topic_names: Vec<&Value> = topics.iter().map(|t| &t["name"]).collect();
     let consumers: Vec<Value> = cast
@@ -136,7 +143,7 @@ pub fn scenario(reader: &Reader, group: &str) -> Option<Value> {
     if consumer_protocol {
         file["group_protocol"] = json!("consumer");
     }
-    Some(file)
+    Some((file, base))
 }
 
 /// The actions from the first one's time, and an `end` a session after

@@ -66,6 +66,52 @@ impl LogTexts {
     }
 }
 
+impl crate::ui::model::AppState {
+    /// The event-log entries that match the filter, as indices into `world.log()`.
+    pub fn filtered_log(&self) -> Vec<usize> {
+        let f = crate::ui::model::format::lowercase(&self.log_filter);
+        (0..self.world.log().len())
+            .filter(|&i| {
+                f.is_empty() || {
+                    let e = &self.world.log()[i];
+                    let who = e.consumer.map(|c| &*self.world.clients()[c].config().name);
+                    contains_lowercase(&self.log_text(i), &f)
+                        || who.is_some_and(|who| is_lowercase_of(who, &f))
+                        || e.rule.is_some_and(|r| r.id().contains(&f))
+                }
+            })
+            .collect()
+    }
+}
+
+/// `hay.to_lowercase().contains(needle)` for a lowercase `needle`, without
+/// writing the lowercase copy when `hay` is ASCII (the log's sentences
+/// nearly always are): the filter reads every entry at every step.
+pub(super) fn contains_lowercase(hay: &str, needle: &str) -> bool {
+    if !hay.is_ascii() {
+        return crate::ui::model::format::lowercase(hay).contains(needle);
+    }
+    let (hay, needle) = (hay.as_bytes(), needle.as_bytes());
+    needle.is_empty()
+        || hay.windows(needle.len()).any(|w| {
+            w.iter()
+                .zip(needle)
+                .all(|(a, b)| a.to_ascii_lowercase() == *b)
+        })
+}
+
+/// `text.to_lowercase() == lower`, without the copy when `text` is ASCII.
+pub(super) fn is_lowercase_of(text: &str, lower: &str) -> bool {
+    if !text.is_ascii() {
+        return crate::ui::model::format::lowercase(text) == lower;
+    }
+    text.len() == lower.len()
+        && text
+            .bytes()
+            .zip(lower.bytes())
+            .all(|(a, b)| a.to_ascii_lowercase() == b)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

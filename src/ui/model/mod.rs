@@ -71,6 +71,9 @@ pub enum Msg {
     SetSpeed(u64),
     LoadPreset(String),
     LoadScenario(Box<ScenarioFile>),
+    /// A log read by `Import log`: its replay becomes the session, the log
+    /// shown beside it ([`imported_log`]).
+    ImportLog(Box<(imported_log::ImportedLog, ScenarioFile)>),
     User(UserAction),
     /// The settings form as now typed (every keystroke or choice).
     EditSettings(SettingsForm),
@@ -163,6 +166,9 @@ pub struct AppState {
     break_even_protocols: break_even_protocols::Protocols,
     /// What the last `Step` ran (cleared by any other message).
     step_info: Option<StepInfo>,
+    /// The log the session replays (`Import log`), kept until another
+    /// scenario is loaded.
+    imported_log: Option<Rc<imported_log::ImportedLog>>,
 }
 
 impl AppState {
@@ -219,6 +225,7 @@ impl AppState {
             compare_mode: CompareMode::default(),
             break_even_protocols: Default::default(),
             step_info: None,
+            imported_log: None,
         }
     }
 
@@ -310,6 +317,9 @@ impl AppState {
                 None => self.messages.set_error(format!("Unknown scenario {id:?}.")),
             },
             Msg::LoadScenario(s) => *self = Self::with_scenario(*s, None),
+            // The first bundle hands `Import log` to kip848/ (log_dialog.rs).
+            Msg::ImportLog(l) if crate::sim::KIP848 => self.load_log(l.0, l.1),
+            Msg::ImportLog(_) => {}
             Msg::SetProtocol(p) => self.set_protocol(p),
             Msg::User(action) => self.user(action),
             Msg::EditSettings(form) => self.edit_settings(form),
@@ -468,6 +478,7 @@ impl AppState {
         self.speed = old.speed;
         self.settings_draft = old.settings_draft;
         self.partitions_draft = old.partitions_draft;
+        self.imported_log = old.imported_log;
         self.follow_topics();
     }
 
@@ -599,50 +610,6 @@ impl AppState {
         self.log_texts.keep_shared(&self.world, &world);
         self.world = world;
     }
-
-    /// The event-log entries that match the filter, as indices into `world.log()`.
-    pub fn filtered_log(&self) -> Vec<usize> {
-        let f = crate::ui::model::format::lowercase(&self.log_filter);
-        (0..self.world.log().len())
-            .filter(|&i| {
-                f.is_empty() || {
-                    let e = &self.world.log()[i];
-                    let who = e.consumer.map(|c| &*self.world.clients()[c].config().name);
-                    contains_lowercase(&self.log_text(i), &f)
-                        || who.is_some_and(|who| is_lowercase_of(who, &f))
-                        || e.rule.is_some_and(|r| r.id().contains(&f))
-                }
-            })
-            .collect()
-    }
-}
-
-/// `hay.to_lowercase().contains(needle)` for a lowercase `needle`, without
-/// writing the lowercase copy when `hay` is ASCII (the log's sentences
-/// nearly always are): the filter reads every entry at every step.
-fn contains_lowercase(hay: &str, needle: &str) -> bool {
-    if !hay.is_ascii() {
-        return crate::ui::model::format::lowercase(hay).contains(needle);
-    }
-    let (hay, needle) = (hay.as_bytes(), needle.as_bytes());
-    needle.is_empty()
-        || hay.windows(needle.len()).any(|w| {
-            w.iter()
-                .zip(needle)
-                .all(|(a, b)| a.to_ascii_lowercase() == *b)
-        })
-}
-
-/// `text.to_lowercase() == lower`, without the copy when `text` is ASCII.
-fn is_lowercase_of(text: &str, lower: &str) -> bool {
-    if !text.is_ascii() {
-        return crate::ui::model::format::lowercase(text) == lower;
-    }
-    text.len() == lower.len()
-        && text
-            .bytes()
-            .zip(lower.bytes())
-            .all(|(a, b)| a.to_ascii_lowercase() == b)
 }
 
 fn fresh_world(scenario: &ScenarioFile) -> Result<World, ScenarioError> {
@@ -671,6 +638,7 @@ pub mod crash_report;
 mod fork;
 pub mod format;
 mod forms;
+pub mod imported_log;
 pub mod lesson;
 #[cfg(test)]
 mod lesson_tests;

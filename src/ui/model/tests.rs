@@ -1,6 +1,7 @@
 //! Native tests of the reducer.
 
 use crate::assignor::AssignorKind;
+use crate::ui::model::log_texts::{contains_lowercase, is_lowercase_of};
 use crate::ui::model::*;
 
 fn app() -> AppState {

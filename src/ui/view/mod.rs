@@ -15,6 +15,7 @@ mod element_width;
 mod embed;
 mod event_log;
 mod group;
+mod imported_log;
 mod lesson;
 mod message_flow;
 mod metrics;

@@ -32,6 +32,9 @@ pub struct PageUrl {
     pub lesson: Option<usize>,
     /// `&break-even=both`: the break-even explorer open on both protocols.
     pub break_even: Option<Protocols>,
+    /// `?import=log`: the `Import log` dialog open (the first bundle's
+    /// `Import log` opens the consumer-group bundle so, which reads logs).
+    pub import_log: bool,
 }
 
 /// Whether the reader asked for less motion (`prefers-reduced-motion`).
@@ -60,7 +63,8 @@ impl PageUrl {
             && !hash.starts_with("#s=")
             && !on("embed")
             && get("live").is_none()
-            && get("autoplay").is_none();
+            && get("autoplay").is_none()
+            && get("import").is_none();
         let url = PageUrl {
             scenario: get("scenario"),
             embed: on("embed"),
@@ -72,6 +76,7 @@ impl PageUrl {
             live: get("live").filter(|v| !v.is_empty()),
             lesson: get("lesson").and_then(|n| n.trim().parse().ok()),
             break_even: get(Protocols::URL_PARAM).map(|v| Protocols::of_value(&v)),
+            import_log: get("import").is_some_and(|v| v == "log"),
         };
         url.apply_theme();
         url

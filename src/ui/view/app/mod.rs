@@ -35,6 +35,7 @@ use crate::ui::view::consumers::Consumers;
 use crate::ui::view::event_log::EventLog;
 use crate::ui::view::group::instance_map::InstanceMap;
 use crate::ui::view::group::GroupPanel;
+use crate::ui::view::imported_log::LogPanel;
 use crate::ui::view::lesson::{start_button, LessonPanel};
 use crate::ui::view::message_flow::MessageFlow;
 use crate::ui::view::metrics::MetricsPanel;
@@ -82,12 +83,12 @@ pub fn App() -> Html {
     if url.embed {
         embed_page::embed_page(&page, &on_msg, &shared, url.controls)
     } else {
-        full_page(&page, &on_msg, &shared)
+        full_page(&page, &on_msg, &shared, url.import_log)
     }
 }
 
 /// The full app: every panel, the forms and the scenario select.
-fn full_page(page: &PageViews, on_msg: &Callback<Msg>, store: &Store) -> Html {
+fn full_page(page: &PageViews, on_msg: &Callback<Msg>, store: &Store, open_log: bool) -> Html {
     let (snap, chrome) = (&page.snap, &page.chrome);
     let lesson_open = chrome.lesson.is_some();
     html! {
@@ -95,7 +96,7 @@ fn full_page(page: &PageViews, on_msg: &Callback<Msg>, store: &Store) -> Html {
             <header class="app-header">
                 <Brand live={chrome.live.is_some()} />
                 <ScenarioPicker selected={chrome.preset.clone()} on_msg={on_msg.clone()} />
-                <ShareBar store={store.clone()} on_msg={on_msg.clone()} />
+                <ShareBar store={store.clone()} on_msg={on_msg.clone()} {open_log} />
                 // After the share bar in the tab order: Tab from the
                 // Scenario select still reaches the page's keys first.
                 if !chrome.protocol {
@@ -107,6 +108,9 @@ fn full_page(page: &PageViews, on_msg: &Callback<Msg>, store: &Store) -> Html {
             { live_badge(chrome) }
             { transport(page, on_msg) }
             <RunTimelineView timeline={Rc::clone(&chrome.timeline)} on_msg={on_msg.clone()} />
+            if let Some(log) = chrome.imported_log.as_ref().filter(|_| crate::sim::KIP848) {
+                <LogPanel log={Rc::clone(&log.0)} now_ms={snap.now_ms} comparing={chrome.comparing} on_msg={on_msg.clone()} />
+            }
             // The narration and the guidance side by side on a wide screen.
             <div class="story-row">
                 <NarrationCaption text={page.chrome.narration.clone()} />

@@ -61,6 +61,22 @@ pub struct Chrome {
     pub lesson_figures: AttrValue,
     /// Which protocols' curves the break-even explorer draws.
     pub break_even_protocols: crate::ui::model::break_even_protocols::Protocols,
+    /// The log the session replays (`Import log`), and whether compare
+    /// mode is on (its what-if buttons turn it on).
+    pub imported_log: Option<SameLog>,
+    pub comparing: bool,
+}
+
+/// The imported log, equal to itself only (the state keeps it in one
+/// `Rc` until another is imported), so that comparing views never reads
+/// its events.
+#[derive(Clone)]
+pub struct SameLog(pub Rc<crate::ui::model::imported_log::ImportedLog>);
+
+impl PartialEq for SameLog {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
 }
 
 impl Chrome {
@@ -101,6 +117,11 @@ impl Chrome {
             lesson: s.lesson_step(),
             compare_mode: s.compare_mode(),
             break_even_protocols: s.break_even_protocols(),
+            imported_log: s
+                .imported_log()
+                .filter(|_| crate::sim::KIP848)
+                .map(|l| SameLog(Rc::clone(l))),
+            comparing: s.compare().is_some(),
             step_info: s
                 .step_info()
                 .map_or(AttrValue::Static(STEP_INFO_IDLE), |i| i.text().into()),

@@ -46,6 +46,16 @@ thread_local! {
 /// Makes the export `job` in the worker and hands its text (or why it
 /// failed) to `done`.
 pub fn run(job: &Job, done: impl FnOnce(Result<String, String>) + 'static) {
+    send(|id| job.request(id), done);
+}
+
+/// Sends the worker the message `request` makes with its id (an export, or
+/// a log's piece: `logs::job`) and hands the reply's text (or why it
+/// failed) to `done`.
+pub fn send(
+    request: impl FnOnce(u32) -> String,
+    done: impl FnOnce(Result<String, String>) + 'static,
+) {
     let mut done = Some(done);
     let refused = CLIENT.with(|c| {
         let mut c = c.borrow_mut();
@@ -58,7 +68,7 @@ pub fn run(job: &Job, done: impl FnOnce(Result<String, String>) + 'static) {
         };
         let id = client.next_id;
         client.next_id = id.wrapping_add(1);
-        let request = job.request(id);
+        let request = request(id);
         if client.ready {
             post(&client.worker, &request);
         } else {

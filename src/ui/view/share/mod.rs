@@ -1,18 +1,20 @@
 //! The full view's share bar (issue 11): `Share link`, `Export trace`,
-//! `Export scenario`, `Export Markdown`, `Export Mermaid` and `Import
-//! scenario`. What each makes is decided natively in
+//! `Export scenario`, `Export Markdown`, `Export Mermaid`, `Import
+//! scenario` and `Import log`. What each makes is decided natively in
 //! [`crate::ui::model::share`]; this module only reads the state when a
 //! button is pressed and talks to the browser ([`browser`]).
 
 pub mod browser;
 mod export_worker;
 mod import_dialog;
+mod log_dialog;
 
 use crate::ui::model::share::{plan_download, share_fragment, Download, DownloadPlan, Making};
 use crate::ui::model::Msg;
 use crate::ui::view::page_url::page_base;
 use crate::ui::view::store::Store;
 use import_dialog::ImportDialog;
+use log_dialog::LogDialog;
 use std::cell::RefCell;
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
@@ -24,6 +26,9 @@ pub struct ShareBarProps {
     /// The store, read only when a button is pressed.
     pub store: Store,
     pub on_msg: Callback<Msg>,
+    /// Opens the `Import log` dialog at once (`?import=log`).
+    #[prop_or_default]
+    pub open_log: bool,
 }
 
 /// The share and export buttons, the import dialog, and after `Share link`
@@ -55,6 +60,7 @@ pub fn ShareBar(props: &ShareBarProps) -> Html {
             <button type="button" class="action share-action share-link" onclick={on_share}>{ "Share link" }</button>
             { for Download::ALL.into_iter().map(|kind| export_button(kind, props, &busy, &redraw)) }
             <ImportDialog on_msg={props.on_msg.clone()} />
+            <LogDialog on_msg={props.on_msg.clone()} open={props.open_log} />
             if let Some((url, copied)) = &*shared {
                 <div class="share-result">
                     <p class="share-confirm" role="status">
