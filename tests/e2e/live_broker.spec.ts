@@ -178,8 +178,11 @@ test("real consumer-protocol clients (KIP-848) show up live: epochs, away with -
     // Each partition has one owner on the grid, and pod-b's are its own.
     for (const p of bPartitions) {
       const n = p.split("-").pop();
+      // pod-a gives a partition up on its next heartbeat (every 5 s), and
+      // the page shows it once the broker's step arrives: wait as long as
+      // for the cards.
       await expect(page.locator(`[data-testid="partition"][data-topic="orders"][data-partition="${n}"]`))
-        .toHaveAttribute("data-owner", "pod-b");
+        .toHaveAttribute("data-owner", "pod-b", { timeout: 15_000 });
     }
 
     // pod-b closes: librdkafka leaves with epoch -2, its place kept.

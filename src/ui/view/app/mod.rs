@@ -96,7 +96,7 @@ fn full_page(page: &PageViews, on_msg: &Callback<Msg>, store: &Store, open_log: 
             <header class="app-header">
                 <Brand live={chrome.live.is_some()} />
                 <ScenarioPicker selected={chrome.preset.clone()} on_msg={on_msg.clone()} />
-                <ShareBar store={store.clone()} on_msg={on_msg.clone()} {open_log} />
+                <ShareBar store={store.clone()} on_msg={on_msg.clone()} />
                 // After the share bar in the tab order: Tab from the
                 // Scenario select still reaches the page's keys first.
                 if !chrome.protocol {
@@ -119,6 +119,8 @@ fn full_page(page: &PageViews, on_msg: &Callback<Msg>, store: &Store, open_log: 
             <CompareView view={Rc::clone(&page.compare)} mode={chrome.compare_mode} on_msg={on_msg.clone()}
                          can_compare={!chrome.protocol}>
                 { mode_buttons(page, on_msg, true) }
+                // With the modes, after the transport in the tab order.
+                <crate::ui::view::share::LogDialog on_msg={on_msg.clone()} open={open_log} />
             </CompareView>
             // Three columns on a wide screen, so what a story changes (the
             // state, the grid, the map) sits on the first screen together.

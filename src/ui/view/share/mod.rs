@@ -1,6 +1,7 @@
 //! The full view's share bar (issue 11): `Share link`, `Export trace`,
-//! `Export scenario`, `Export Markdown`, `Export Mermaid`, `Import
-//! scenario` and `Import log`. What each makes is decided natively in
+//! `Export scenario`, `Export Markdown`, `Export Mermaid` and `Import
+//! scenario`; `Import log` ([`LogDialog`]) sits with the mode buttons, after
+//! the transport in the tab order. What each makes is decided natively in
 //! [`crate::ui::model::share`]; this module only reads the state when a
 //! button is pressed and talks to the browser ([`browser`]).
 
@@ -14,7 +15,7 @@ use crate::ui::model::Msg;
 use crate::ui::view::page_url::page_base;
 use crate::ui::view::store::Store;
 use import_dialog::ImportDialog;
-use log_dialog::LogDialog;
+pub use log_dialog::LogDialog;
 use std::cell::RefCell;
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
@@ -26,9 +27,6 @@ pub struct ShareBarProps {
     /// The store, read only when a button is pressed.
     pub store: Store,
     pub on_msg: Callback<Msg>,
-    /// Opens the `Import log` dialog at once (`?import=log`).
-    #[prop_or_default]
-    pub open_log: bool,
 }
 
 /// The share and export buttons, the import dialog, and after `Share link`
@@ -60,7 +58,6 @@ pub fn ShareBar(props: &ShareBarProps) -> Html {
             <button type="button" class="action share-action share-link" onclick={on_share}>{ "Share link" }</button>
             { for Download::ALL.into_iter().map(|kind| export_button(kind, props, &busy, &redraw)) }
             <ImportDialog on_msg={props.on_msg.clone()} />
-            <LogDialog on_msg={props.on_msg.clone()} open={props.open_log} />
             if let Some((url, copied)) = &*shared {
                 <div class="share-result">
                     <p class="share-confirm" role="status">
