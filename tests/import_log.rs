@@ -258,3 +258,102 @@ fn the_apps_reader_names_a_group_the_log_does_not_have() {
         "an export is no log message"
     );
 }
+
+const CLIENTS: &str = "tests/logs/fixtures/clients";
+
+/// The broker's log and its clients' (librdkafka `debug=cgrp`), as
+/// tests/logs/story.py made them on Kafka 3.9.1 with
+/// GROUPSCOPE_CLIENT_LOGS set: in the files' order.
+fn client_fixture() -> Vec<String> {
+    let mut files: Vec<String> = std::fs::read_dir(CLIENTS)
+        .unwrap()
+        .map(|e| e.unwrap().path().to_string_lossy().into_owned())
+        .filter(|p| p.ends_with(".log"))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn a_broker_log_with_its_clients_logs_gives_each_members_time_without_partitions() {
+    let files = client_fixture();
+    assert_eq!(files.len(), 7, "{files:?}");
+    let mut args: Vec<&str> = files.iter().map(String::as_str).collect();
+    args.extend(["--group", "orders-app", "--summary"]);
+    let (code, out, err) = import(&args);
+    assert_eq!(code, 0, "{err}");
+    let s: Value = serde_json::from_str(&out).unwrap();
+    // The broker's story is the same as without the clients' logs.
+    assert_eq!(s["rebalances"], 5);
+    assert_eq!(s["generations"], serde_json::json!([1, 2, 3, 4]));
+    assert_eq!(s["fenced"], serde_json::json!(["a"]));
+    // Every non-empty line of every file counted once.
+    let total: usize = files
+        .iter()
+        .map(|f| {
+            std::fs::read_to_string(f)
+                .unwrap()
+                .lines()
+                .filter(|l| !l.trim().is_empty())
+                .count()
+        })
+        .sum();
+    assert_eq!(
+        s["lines_used"].as_u64().unwrap() + s["lines_unknown"].as_u64().unwrap(),
+        total as u64
+    );
+    // The clients' figures: b and a were without partitions in the eager
+    // rebalances (revoke, then assign), and the whole group stopped.
+    let c = &s["clients"];
+    let members = c["members"].as_object().unwrap();
+    assert!(members.keys().any(|m| m.starts_with("b-")), "{members:?}");
+    assert!(members.keys().any(|m| m.starts_with("a-")), "{members:?}");
+    for f in members.values() {
+        assert!(
+            f["windows"].as_u64().unwrap() >= 1 && f["unavailable_ms"].as_i64().unwrap() >= 0,
+            "{f}"
+        );
+    }
+    assert!(c["stop_the_world_windows"].as_u64().unwrap() >= 1, "{c}");
+    // Each client's lines are `client` events naming the process and what it did.
+    args.truncate(files.len());
+    args.extend(["--group", "orders-app"]);
+    let (_, trace, _) = import(&args);
+    let trace = lines(&trace);
+    let client: Vec<&Value> = trace.iter().filter(|l| l["event"] == "client").collect();
+    for action in ["member_id", "joined", "assigned", "revoked", "left"] {
+        assert!(client.iter().any(|l| l["action"] == action), "no {action}");
+    }
+    assert!(client
+        .iter()
+        .all(|l| l["consumer"].as_str().unwrap().starts_with("client-")));
+    assert!(client
+        .iter()
+        .any(|l| l["action"] == "joined" && l["generation_id"] == 4));
+    // The broker's and the clients' lines interleave by time.
+    let at: Vec<i64> = trace.iter().map(|l| l["at_ms"].as_i64().unwrap()).collect();
+    assert!(at.windows(2).all(|w| w[0] <= w[1]), "merged by time");
+}
+
+/// The app's reader, given the same files one after the other in pieces,
+/// reports what the CLI prints.
+#[test]
+fn the_apps_reader_merges_the_clients_logs_as_the_cli_does() {
+    use groupscope::logs::job::answer;
+    let files = client_fixture();
+    let mut args: Vec<&str> = files.iter().map(String::as_str).collect();
+    args.extend(["--group", "orders-app", "--summary"]);
+    let (_, want, _) = import(&args);
+    let mut state = None;
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        for piece in text.as_bytes().chunks(64 * 1024) {
+            let piece = std::str::from_utf8(piece).unwrap();
+            answer(&mut state, &format!("1 log-chunk\n{f}\n{piece}")).unwrap();
+        }
+    }
+    let reply = answer(&mut state, "2 log-end\norders-app").unwrap();
+    let report: Value = serde_json::from_str(reply.strip_prefix("2 ok\n").unwrap()).unwrap();
+    let want: Value = serde_json::from_str(&want).unwrap();
+    assert_eq!(report["summary"], want);
+}

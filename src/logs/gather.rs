@@ -7,7 +7,7 @@
 //! (as `groupscope import-log` merges its files) and read into a
 //! [`Reader`], which then says what the CLI says of the same files.
 
-use super::{broker, line, Reader, Taken};
+use super::{broker, client, line, Reader, Taken};
 use serde_json::{json, Map, Value};
 
 /// One kept line: its time (the file's last timestamp for a line without
@@ -84,7 +84,9 @@ impl Gather {
                 if self.last.as_ref().is_none_or(|(ms, _)| l.at_ms >= *ms) {
                     self.last = Some((l.at_ms, l.stamp.clone()));
                 }
-                broker::created_partition(l.message).is_some() || broker::fact(l.message).is_some()
+                broker::created_partition(l.message).is_some()
+                    || broker::fact(l.message).is_some()
+                    || client::fact(l.message).is_some()
             }
             None => broker::setting(text).is_some(),
         };

@@ -25,6 +25,16 @@ const PREFIX_MAX: usize = 96;
 /// The line's parts; `None` when it has no timestamp (a continuation line:
 /// a stack trace, a config dump).
 pub fn parse(line: &str) -> Option<Line<'_>> {
+    if let Some((at_ms, name, message)) = super::client::rdkafka_line(line) {
+        // librdkafka's own layout: a Unix time, the client's name.
+        return Some(Line {
+            at_ms,
+            stamp: stamp_of(at_ms),
+            level: Some("DEBUG"),
+            message,
+            logger: Some(name),
+        });
+    }
     let b = line.as_bytes();
     let start = (0..b.len().min(PREFIX_MAX)).find(|&i| date_at(b, i))?;
     let (at_ms, stamp, mut rest) = timestamp(line, start)?;
@@ -131,6 +141,28 @@ fn timestamp(line: &str, start: usize) -> Option<(i64, String, &str)> {
 
 /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's
 /// `days_from_civil`).
+/// `ms` since the Unix epoch as the stamps are written (UTC).
+fn stamp_of(ms: i64) -> String {
+    let (days, in_day) = (ms.div_euclid(86_400_000), ms.rem_euclid(86_400_000));
+    // Howard Hinnant's civil_from_days, the inverse of days_from_civil.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    let (h, mi, sec, milli) = (
+        in_day / 3_600_000,
+        in_day / 60_000 % 60,
+        in_day / 1000 % 60,
+        in_day % 1000,
+    );
+    format!("{y:04}-{m:02}-{d:02}T{h:02}:{mi:02}:{sec:02}.{milli:03}")
+}
+
 fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     let y = if m <= 2 { y - 1 } else { y };
     let era = y.div_euclid(400);
@@ -144,6 +176,23 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn librdkafkas_layout_reads_as_the_same_clock() {
+        let k = parse("[2026-12-06 16:43:09,775] INFO x (a.B)").unwrap();
+        let r = parse("%7|1796575389.775|ASSIGN|rdkafka#consumer-2| [thrd:main]: Group \"g\": hi")
+            .unwrap();
+        assert_eq!(
+            (r.at_ms, r.stamp.as_str()),
+            (k.at_ms, "2026-12-06T16:43:09.775")
+        );
+        assert_eq!(
+            (r.message, r.logger),
+            ("Group \"g\": hi", Some("rdkafka#consumer-2"))
+        );
+        assert_eq!(stamp_of(0), "1970-01-01T00:00:00.000");
+        assert_eq!(stamp_of(951_782_400_123), "2000-02-29T00:00:00.123");
+    }
 
     #[test]
     fn kafkas_own_layout() {

@@ -8,6 +8,7 @@
 //! is counted, never dropped silently.
 
 pub mod broker;
+pub mod client;
 pub mod gather;
 pub mod history;
 pub mod job;
@@ -36,6 +37,8 @@ pub struct Reader {
     /// Topics (not Kafka's internal ones) and their partition counts, from
     /// the lines that created their logs.
     pub topics: BTreeMap<String, u32>,
+    /// What the clients' logs (librdkafka `debug=cgrp`) told.
+    pub clients: client::Clients,
 }
 
 /// How one line was taken.
@@ -76,8 +79,7 @@ impl Reader {
             }
         }
         let Some(fact) = broker::fact(line.message) else {
-            self.lines_unknown += 1;
-            return Taken::Unknown;
+            return self.client_line(source, number, &line, first);
         };
         let Some((group, protocol)) = self.group_for(&fact) else {
             self.lines_unknown += 1;
@@ -95,6 +97,14 @@ impl Reader {
         h.lines += 1;
         let mut out = Vec::new();
         for mut e in history::apply(h, at_ms, &fact) {
+            let gone = match e.get("event").and_then(Value::as_str) {
+                Some("member_removed" | "member_fenced") => e.get("member_id"),
+                Some("member_replaced") => e.get("old_member_id"),
+                _ => None,
+            };
+            if let Some(m) = gone.and_then(Value::as_str) {
+                self.clients.gone(&group, m, at_ms);
+            }
             e.insert("at_ms".into(), json!(at_ms));
             e.insert("line".into(), json!(number));
             if !source.is_empty() {
@@ -108,6 +118,50 @@ impl Reader {
             h.group_line(at_ms, after.trim_start_matches(':')),
         ));
         Taken::Used(out)
+    }
+
+    /// A client's line (librdkafka `debug=cgrp`): its `client` event, or
+    /// not understood.
+    fn client_line(&mut self, source: &str, number: u64, line: &line::Line, first: i64) -> Taken {
+        let fact = line
+            .logger
+            .filter(|_| line.level == Some("DEBUG"))
+            .zip(client::fact(line.message));
+        let at_ms = line.at_ms - first;
+        let Some((group, mut e)) =
+            fact.and_then(|(name, f)| self.clients.apply(source, name, at_ms, f))
+        else {
+            self.lines_unknown += 1;
+            return Taken::Unknown;
+        };
+        self.lines_used += 1;
+        let who = e["consumer"].as_str().unwrap_or_default().to_string();
+        let action = e["action"].as_str().unwrap_or_default().to_string();
+        let member = e
+            .get("member_id")
+            .and_then(Value::as_str)
+            .map(|m| format!(" ({m})"))
+            .unwrap_or_default();
+        let what = match (action.as_str(), e.get("partitions"), e.get("generation_id")) {
+            ("assigned", Some(n), _) => format!("is assigned {n} partition(s)"),
+            ("revoked", Some(n), _) => format!("gives up {n} partition(s)"),
+            ("joined", _, Some(g)) => format!("joins generation {g}"),
+            ("left", _, _) => "leaves the group".to_string(),
+            _ => "is given its member id".to_string(),
+        };
+        e.insert("at_ms".into(), json!(at_ms));
+        e.insert("type".into(), json!("event"));
+        e.insert("event".into(), json!("client"));
+        e.insert("rule".into(), json!(format!("log.client_{action}")));
+        e.insert(
+            "text".into(),
+            json!(format!("Client {who}{member} {what}.")),
+        );
+        e.insert("line".into(), json!(number));
+        if !source.is_empty() {
+            e.insert("source".into(), json!(source));
+        }
+        Taken::Used(vec![(group, sorted(e))])
     }
 
     /// The group `fact` is of: named in it, or (a fencing, a "no
@@ -165,7 +219,7 @@ impl Reader {
         let h = name.and_then(|g| self.groups.get(g));
         let empty = History::default();
         let h = h.unwrap_or(&empty);
-        json!({
+        let mut s = json!({
             "groups": self.groups.keys().collect::<Vec<_>>(),
             "group": name,
             "protocol": match h.protocol { Protocol::Classic => "classic", Protocol::Consumer => "consumer" },
@@ -178,7 +232,13 @@ impl Reader {
             "lines_unknown": self.lines_unknown,
             "from": self.from,
             "to": self.to,
-        })
+        });
+        // From clients' logs: each member's time without partitions and
+        // the group's stop-the-world windows, measured.
+        if let Some(c) = name.and_then(|g| self.clients.summary(g)) {
+            s["clients"] = c;
+        }
+        s
     }
 }
 

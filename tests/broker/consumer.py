@@ -14,6 +14,7 @@ scripts/consumer runs it by hand; Ctrl-C closes it as "close" does.
 """
 
 import json
+import os
 import select
 import sys
 import time
@@ -42,6 +43,10 @@ def main():
     }
     if instance != "-":
         config["group.instance.id"] = instance
+    if os.environ.get("GROUPSCOPE_CLIENT_LOGS"):
+        # The group's story as the client tells it, on stderr
+        # (tests/logs/story.py keeps it as a client log).
+        config["debug"] = "cgrp"
     if protocol == "consumer":
         config["group.protocol"] = "consumer"
         del config["partition.assignment.strategy"]

@@ -110,12 +110,22 @@ class Broker:
 class ConsumerProcess:
     """tests/broker/consumer.py in a process; its JSON lines in a queue."""
 
+    # With GROUPSCOPE_CLIENT_LOGS=DIR, each process logs librdkafka's
+    # debug=cgrp lines to DIR/client-NAME-N.log (tests/logs/story.py).
+    started = 0
+
     def __init__(self, bootstrap, group, instance, protocol="classic"):
         self.instance = instance
+        logs = os.environ.get("GROUPSCOPE_CLIENT_LOGS")
+        stderr = subprocess.DEVNULL
+        if logs:
+            ConsumerProcess.started += 1
+            name = f"client-{instance or 'dynamic'}-{ConsumerProcess.started}.log"
+            stderr = open(os.path.join(logs, name), "w")
         self.proc = subprocess.Popen(
             [sys.executable, os.path.join(HERE, "consumer.py"), bootstrap, group,
              instance or "-", TOPIC, str(SESSION_MS), protocol],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, text=True,
         )
         self.events = []
         self.queue = queue.Queue()

@@ -52,6 +52,10 @@ pub struct ImportedLog {
     pub states: Vec<(u64, String)>,
     /// The log's time that is the what-if scenario's 0.
     pub scenario_from_ms: u64,
+    /// From clients' logs: each member's time without partitions (member
+    /// id, ms), and the stop-the-world windows (count, ms).
+    pub member_unavailable: Vec<(String, u64)>,
+    pub stop_the_world: Option<(u64, u64)>,
 }
 
 impl ImportedLog {
@@ -91,6 +95,35 @@ fn ms(v: &Value) -> u64 {
     v.as_i64().unwrap_or(0).max(0) as u64
 }
 
+/// The group's events and its states from the report's trace lines.
+fn history(trace: &Value) -> (Vec<LogEvent>, Vec<(u64, String)>) {
+    let mut events = Vec::new();
+    let mut states: Vec<(u64, String)> = Vec::new();
+    for l in trace.as_array().into_iter().flatten() {
+        let at_ms = ms(&l["at_ms"]);
+        if l["type"] == "group" {
+            let state = text(&l["state"]);
+            if states.last().is_none_or(|(_, s)| *s != state) {
+                states.push((at_ms, state));
+            }
+            continue;
+        }
+        let line = l["line"].as_u64().unwrap_or(0);
+        events.push(LogEvent {
+            at_ms,
+            event: text(&l["event"]),
+            text: text(&l["text"]),
+            reason: l["reason"].as_str().map(str::to_string),
+            at: match l["source"].as_str() {
+                Some(f) => format!("{f}:{line}"),
+                None => format!("line {line}"),
+            },
+            original: text(&l["original"]),
+        });
+    }
+    (events, states)
+}
+
 /// The log and its what-if scenario from the worker's report on `files`;
 /// or, naming what was missing, why it cannot be shown.
 pub fn read_report(
@@ -117,30 +150,7 @@ pub fn read_report(
             texts(&s["groups"]).join(", ")
         ));
     }
-    let mut events = Vec::new();
-    let mut states: Vec<(u64, String)> = Vec::new();
-    for l in r["trace"].as_array().into_iter().flatten() {
-        let at_ms = ms(&l["at_ms"]);
-        if l["type"] == "group" {
-            let state = text(&l["state"]);
-            if states.last().is_none_or(|(_, s)| *s != state) {
-                states.push((at_ms, state));
-            }
-            continue;
-        }
-        let line = l["line"].as_u64().unwrap_or(0);
-        events.push(LogEvent {
-            at_ms,
-            event: text(&l["event"]),
-            text: text(&l["text"]),
-            reason: l["reason"].as_str().map(str::to_string),
-            at: match l["source"].as_str() {
-                Some(f) => format!("{f}:{line}"),
-                None => format!("line {line}"),
-            },
-            original: text(&l["original"]),
-        });
-    }
+    let (events, states) = history(&r["trace"]);
     let scenario = import_text(&r["scenario"].to_string())
         .map_err(|e| format!("Import log: the replay made from the log was refused: {e}"))?;
     let log = ImportedLog {
@@ -165,6 +175,19 @@ pub fn read_report(
         events,
         states,
         scenario_from_ms: ms(&r["scenario_from_ms"]),
+        member_unavailable: s["clients"]["members"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(m, f)| (m.clone(), ms(&f["unavailable_ms"])))
+            .collect(),
+        stop_the_world: s["clients"].is_object().then(|| {
+            let c = &s["clients"];
+            (
+                ms(&c["stop_the_world_windows"]),
+                ms(&c["stop_the_world_ms"]),
+            )
+        }),
     };
     Ok((log, scenario))
 }
@@ -252,6 +275,30 @@ mod tests {
         assert!(state.compare().is_some() && state.imported_log().is_some());
         state.update(Msg::LoadPreset("scale-out".into()));
         assert!(state.imported_log().is_none());
+    }
+
+    #[test]
+    fn the_clients_logs_give_their_figures() {
+        let mut state = None;
+        for f in ["server", "client-b-2"] {
+            let text =
+                std::fs::read_to_string(format!("tests/logs/fixtures/clients/{f}.log")).unwrap();
+            answer(&mut state, &format!("1 log-chunk\n{f}.log\n{text}")).unwrap();
+        }
+        let r = answer(&mut state, "2 log-end\norders-app").unwrap();
+        let (log, _) = read_report(r.strip_prefix("2 ok\n").unwrap(), vec![]).unwrap();
+        assert!(log.stop_the_world.is_some());
+        assert!(
+            log.member_unavailable
+                .iter()
+                .any(|(m, _)| m.starts_with("b-")),
+            "{:?}",
+            log.member_unavailable
+        );
+        assert!(log
+            .events
+            .iter()
+            .any(|e| e.event == "client" && e.at.starts_with("client-b-2.log:")));
     }
 
     #[test]

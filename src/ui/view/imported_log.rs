@@ -106,6 +106,13 @@ fn figures(log: &ImportedLog) -> Html {
                 { figure("Time rebalancing", format!("{} s", fixed(log.rebalancing_ms as f64 / 1000.0, 1))) }
             }
             { figure("Static members", list(&log.instance_ids)) }
+            // Only the clients' logs tell these.
+            if let Some((n, stopped)) = log.stop_the_world {
+                { figure("Stop the world (clients' logs)", format!("{n} × {} s", fixed(stopped as f64 / 1000.0, 3))) }
+            }
+            if let Some((m, worst)) = log.member_unavailable.iter().max_by_key(|(_, ms)| *ms) {
+                { figure("Longest member without partitions", format!("{} s ({})", fixed(*worst as f64 / 1000.0, 3), crate::narrate::words::short_member_id(m))) }
+            }
             { figure("Fenced", list(&log.fenced)) }
         </dl>
     }

@@ -1,0 +1,372 @@
+//! Client logs: librdkafka's `debug=cgrp` lines
+//! (`%7|1796575389.775|ASSIGN|rdkafka#consumer-2| [thrd:main]: Group "g":
+//! delegating assign of 3 partition(s) …`), read per client (the file and
+//! the client's instance name) into what the member did: joined with a
+//! generation, was assigned or had partitions revoked, left. From them the
+//! figures only the clients can give: each member's time without
+//! partitions between a revocation and its next assignment, and the
+//! windows when no member of the group held any (stop the world).
+//!
+//! The broker's log in Kafka's layout has no zone; its times are read as
+//! UTC, and librdkafka's are Unix times, so the two merge when the broker
+//! logs in UTC (Kafka's default in a container).
+
+use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
+
+/// What one client line says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClientFact {
+    /// `Group "g": updating member id "a" -> "b"`.
+    MemberId { group: String, member_id: String },
+    /// `JoinGroup response: GenerationId 2, …, my MemberId m, …: (no error)`
+    /// (the group is the client's).
+    Joined { generation: i32, member_id: String },
+    /// `Group "g": delegating assign of N partition(s) …`.
+    Assigned { group: String, partitions: u32 },
+    /// `Group "g": delegating revoke of N partition(s) …`.
+    Revoked { group: String, partitions: u32 },
+    /// `Group "g": leave (in state up)`.
+    Left { group: String },
+}
+
+/// The librdkafka line's time (ms since the Unix epoch), its client's
+/// name and its message; `None` for any other line.
+pub fn rdkafka_line(line: &str) -> Option<(i64, &str, &str)> {
+    let rest = line.strip_prefix('%')?;
+    let mut parts = rest.splitn(5, '|');
+    let level = parts.next()?;
+    if level.len() != 1 || !level.as_bytes()[0].is_ascii_digit() {
+        return None;
+    }
+    let (secs, frac) = parts.next()?.split_once('.')?;
+    let secs: i64 = secs.parse().ok()?;
+    let ms: i64 = format!("{frac:0<3}").get(..3)?.parse().ok()?;
+    let _facility = parts.next()?;
+    let name = parts.next()?;
+    let message = parts.next()?.trim_start();
+    let message = match message.strip_prefix("[thrd:") {
+        Some(r) => r.split_once("]: ").map_or(r, |(_, m)| m),
+        None => message,
+    };
+    Some((secs * 1000 + ms, name, message.trim_end()))
+}
+
+fn quoted_after<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+    let at = text.find(key)? + key.len();
+    let rest = text[at..].strip_prefix('"')?;
+    rest.split_once('"').map(|(q, _)| q)
+}
+
+fn number_before(text: &str, key: &str) -> Option<u32> {
+    let head = &text[..text.find(key)?];
+    head.rsplit(' ').next()?.parse().ok()
+}
+
+/// The fact a librdkafka message states, if it is one of those read.
+pub fn fact(message: &str) -> Option<ClientFact> {
+    let group = || quoted_after(message, "Group ").map(str::to_string);
+    if message.contains(": updating member id \"") {
+        let to = message.rsplit_once("-> \"")?.1.strip_suffix('"')?;
+        if to.is_empty() || to == "(not-set)" {
+            return None;
+        }
+        return Some(ClientFact::MemberId {
+            group: group()?,
+            member_id: to.to_string(),
+        });
+    }
+    if let Some(r) = message.strip_prefix("JoinGroup response: GenerationId ") {
+        if !r.ends_with("(no error)") {
+            return None;
+        }
+        let generation = r.split(',').next()?.trim().parse().ok()?;
+        let member_id = r.split_once("my MemberId ")?.1.split(',').next()?.trim();
+        return Some(ClientFact::Joined {
+            generation,
+            member_id: member_id.to_string(),
+        });
+    }
+    if message.contains(": delegating assign of ") {
+        return Some(ClientFact::Assigned {
+            group: group()?,
+            partitions: number_before(message, " partition(s) to application")?,
+        });
+    }
+    if message.contains(": delegating revoke of ") {
+        return Some(ClientFact::Revoked {
+            group: group()?,
+            partitions: number_before(message, " partition(s) to application")?,
+        });
+    }
+    if message.contains(": leave (in state ") {
+        return Some(ClientFact::Left { group: group()? });
+    }
+    None
+}
+
+/// One client (a process's consumer instance) as its lines tell it.
+#[derive(Debug, Default)]
+struct Client {
+    group: Option<String>,
+    member_id: String,
+    holding: u32,
+    /// When it last gave up every partition while staying in the group.
+    lost_at: Option<i64>,
+}
+
+/// A member's figures from its client's log.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct MemberFigures {
+    /// Time without partitions between a revocation and the next assignment.
+    pub unavailable_ms: i64,
+    pub windows: u32,
+}
+
+/// Every client read so far, and the figures of each group.
+#[derive(Debug, Default)]
+pub struct Clients {
+    clients: BTreeMap<(String, String), Client>,
+    /// By group: each member's figures, by member id.
+    pub members: BTreeMap<String, BTreeMap<String, MemberFigures>>,
+    /// By group: the stop-the-world windows (no member holding any
+    /// partition after one did) and their total time.
+    pub stopped: BTreeMap<String, (u32, i64)>,
+    stopped_since: BTreeMap<String, i64>,
+}
+
+impl Clients {
+    /// Applies `fact` of client `name` in file `source` at `at_ms` (from the
+    /// log's start): the group it is of, and its `client` event line.
+    pub fn apply(
+        &mut self,
+        source: &str,
+        name: &str,
+        at_ms: i64,
+        fact: ClientFact,
+    ) -> Option<(String, Map<String, Value>)> {
+        let key = (source.to_string(), name.to_string());
+        let c = self.clients.entry(key).or_default();
+        let (action, mut line) = match &fact {
+            ClientFact::MemberId { group, member_id } => {
+                c.group = Some(group.clone());
+                c.member_id = member_id.clone();
+                ("member_id", Map::new())
+            }
+            ClientFact::Joined {
+                generation,
+                member_id,
+            } => {
+                c.member_id = member_id.clone();
+                let mut l = Map::new();
+                l.insert("generation_id".into(), json!(generation));
+                ("joined", l)
+            }
+            ClientFact::Assigned { group, partitions } => {
+                c.group = Some(group.clone());
+                c.holding = *partitions;
+                ("assigned", partitions_field(*partitions))
+            }
+            ClientFact::Revoked { group, partitions } => {
+                c.group = Some(group.clone());
+                c.holding = c.holding.saturating_sub(*partitions);
+                ("revoked", partitions_field(*partitions))
+            }
+            ClientFact::Left { group } => {
+                c.group = Some(group.clone());
+                c.holding = 0;
+                ("left", Map::new())
+            }
+        };
+        let group = c.group.clone()?;
+        let member = c.member_id.clone();
+        // A member's own window: from losing its last partition to the
+        // next assignment; leaving ends it uncounted.
+        match &fact {
+            ClientFact::Revoked { .. } if c.holding == 0 => c.lost_at = Some(at_ms),
+            ClientFact::Left { .. } => c.lost_at = None,
+            ClientFact::Assigned { partitions, .. } if *partitions > 0 => {
+                if let Some(from) = c.lost_at.take() {
+                    let f = self.members.entry(group.clone()).or_default();
+                    let m = f.entry(member.clone()).or_default();
+                    m.unavailable_ms += at_ms - from;
+                    m.windows += 1;
+                }
+            }
+            _ => {}
+        }
+        self.follow_stop(&group, at_ms);
+        // Each process of a client names itself alike (`rdkafka#consumer-1`):
+        // its file tells them apart.
+        let file = source.rsplit('/').next().unwrap_or(source);
+        let file = file.strip_suffix(".log").unwrap_or(file);
+        let who = if file.is_empty() {
+            name.to_string()
+        } else {
+            format!("{file}/{name}")
+        };
+        line.insert("consumer".into(), json!(who));
+        line.insert("action".into(), json!(action));
+        if !member.is_empty() {
+            line.insert("member_id".into(), json!(member));
+        }
+        Some((group, line))
+    }
+
+    /// The broker removed or fenced `member_id` of `group` at `at_ms`: its
+    /// client, whose log may just stop (a killed process), holds nothing.
+    pub fn gone(&mut self, group: &str, member_id: &str, at_ms: i64) {
+        let mut found = false;
+        for c in self.clients.values_mut() {
+            if c.group.as_deref() == Some(group) && c.member_id == member_id {
+                c.holding = 0;
+                c.lost_at = None;
+                found = true;
+            }
+        }
+        if found {
+            self.follow_stop(group, at_ms);
+        }
+    }
+
+    /// Opens or closes the group's stop-the-world window: no member of it
+    /// holds a partition, after one did.
+    fn follow_stop(&mut self, group: &str, at_ms: i64) {
+        let holding = self
+            .clients
+            .values()
+            .filter(|c| c.group.as_deref() == Some(group))
+            .map(|c| c.holding)
+            .sum::<u32>();
+        let seen = self.stopped.contains_key(group);
+        match (holding, self.stopped_since.get(group).copied()) {
+            (0, None) if seen => {
+                self.stopped_since.insert(group.to_string(), at_ms);
+            }
+            (n, Some(from)) if n > 0 => {
+                self.stopped_since.remove(group);
+                let s = self.stopped.entry(group.to_string()).or_default();
+                s.0 += 1;
+                s.1 += at_ms - from;
+            }
+            (n, _) if n > 0 && !seen => {
+                self.stopped.insert(group.to_string(), (0, 0));
+            }
+            _ => {}
+        }
+    }
+
+    /// The summary's `clients` figures of `group`, if its clients' logs
+    /// were read.
+    pub fn summary(&self, group: &str) -> Option<Value> {
+        let seen = self
+            .clients
+            .values()
+            .any(|c| c.group.as_deref() == Some(group));
+        if !seen {
+            return None;
+        }
+        let members: Map<String, Value> = self
+            .members
+            .get(group)
+            .into_iter()
+            .flatten()
+            .map(|(m, f)| {
+                (
+                    m.clone(),
+                    json!({"unavailable_ms": f.unavailable_ms, "windows": f.windows}),
+                )
+            })
+            .collect();
+        let (windows, ms) = self.stopped.get(group).copied().unwrap_or_default();
+        Some(json!({
+            "members": members,
+            "stop_the_world_windows": windows,
+            "stop_the_world_ms": ms,
+        }))
+    }
+}
+
+fn partitions_field(n: u32) -> Map<String, Value> {
+    let mut l = Map::new();
+    l.insert("partitions".into(), json!(n));
+    l
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn librdkafkas_cgrp_lines() {
+        let (at, name, m) = rdkafka_line("%7|1796575389.775|ASSIGN|rdkafka#consumer-2| [thrd:main]: Group \"dbg\": delegating assign of 3 partition(s) to application on queue rd_kafka_cgrp_new: new assignment").unwrap();
+        assert_eq!((at, name), (1_796_575_389_775, "rdkafka#consumer-2"));
+        assert_eq!(
+            fact(m),
+            Some(ClientFact::Assigned {
+                group: "dbg".into(),
+                partitions: 3
+            })
+        );
+        let (_, _, m) = rdkafka_line("%7|1796575395.798|JOINGROUP|rdkafka#consumer-2| [thrd:main]: JoinGroup response: GenerationId 2, Protocol range, LeaderId a-1 (me), my MemberId a-1, member metadata count 2: (no error)").unwrap();
+        assert_eq!(
+            fact(m),
+            Some(ClientFact::Joined {
+                generation: 2,
+                member_id: "a-1".into()
+            })
+        );
+        let (_, _, m) = rdkafka_line("%7|1796575395.663|JOINGROUP|rdkafka#consumer-3| [thrd:main]: JoinGroup response: GenerationId -1, Protocol , LeaderId , my MemberId r-1, member metadata count 0: Broker: Group member needs a valid member ID").unwrap();
+        assert_eq!(fact(m), None);
+        assert_eq!(
+            fact("Group \"dbg\": updating member id \"\" -> \"a-1\""),
+            Some(ClientFact::MemberId {
+                group: "dbg".into(),
+                member_id: "a-1".into()
+            })
+        );
+        assert_eq!(
+            fact("Group \"dbg\": updating member id \"a-1\" -> \"\""),
+            None
+        );
+        assert_eq!(
+            fact("Group \"dbg\": leave (in state up)"),
+            Some(ClientFact::Left {
+                group: "dbg".into()
+            })
+        );
+        assert_eq!(rdkafka_line("[2026-12-06 12:51:25,600] INFO x (a.B)"), None);
+        assert_eq!(rdkafka_line("%x|1.2|A|b| c"), None);
+    }
+
+    #[test]
+    fn a_members_window_and_the_groups_stop_the_world() {
+        let mut c = Clients::default();
+        let assign = |n| ClientFact::Assigned {
+            group: "g".into(),
+            partitions: n,
+        };
+        let revoke = |n| ClientFact::Revoked {
+            group: "g".into(),
+            partitions: n,
+        };
+        let id = |m: &str| ClientFact::MemberId {
+            group: "g".into(),
+            member_id: m.into(),
+        };
+        c.apply("x", "a", 0, id("a-1"));
+        c.apply("x", "a", 10, assign(2));
+        c.apply("y", "b", 20, id("b-1"));
+        c.apply("x", "a", 100, revoke(2));
+        c.apply("x", "a", 150, assign(1));
+        c.apply("y", "b", 160, assign(1));
+        let s = c.summary("g").unwrap();
+        assert_eq!(
+            s["members"]["a-1"],
+            json!({"unavailable_ms": 50, "windows": 1})
+        );
+        assert_eq!(s["stop_the_world_windows"], 1);
+        assert_eq!(s["stop_the_world_ms"], 50);
+        assert!(c.summary("other").is_none());
+    }
+}
