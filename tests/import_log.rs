@@ -260,12 +260,15 @@ fn the_apps_reader_names_a_group_the_log_does_not_have() {
 }
 
 const CLIENTS: &str = "tests/logs/fixtures/clients";
+/// The same story with Java consumers (tests/logs/java/).
+const JAVA: &str = "tests/logs/fixtures/java";
 
-/// The broker's log and its clients' (librdkafka `debug=cgrp`), as
-/// tests/logs/story.py made them on Kafka 3.9.1 with
-/// GROUPSCOPE_CLIENT_LOGS set: in the files' order.
-fn client_fixture() -> Vec<String> {
-    let mut files: Vec<String> = std::fs::read_dir(CLIENTS)
+/// The broker's log and its clients' (librdkafka `debug=cgrp`, or the Java
+/// consumer's INFO lines), as tests/logs/story.py made them on Kafka 3.9.1
+/// with GROUPSCOPE_CLIENT_LOGS set (and GROUPSCOPE_CLIENT=java): in the
+/// files' order.
+fn client_fixture(dir: &str) -> Vec<String> {
+    let mut files: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path().to_string_lossy().into_owned())
         .filter(|p| p.ends_with(".log"))
@@ -276,10 +279,27 @@ fn client_fixture() -> Vec<String> {
 
 #[test]
 fn a_broker_log_with_its_clients_logs_gives_each_members_time_without_partitions() {
-    let files = client_fixture();
+    clients_story(
+        CLIENTS,
+        "orders-app",
+        &["member_id", "joined", "assigned", "revoked", "left"],
+    );
+}
+
+#[test]
+fn a_broker_log_with_its_java_consumers_logs() {
+    clients_story(
+        JAVA,
+        "orders-java",
+        &["joined", "assigned", "revoked", "left"],
+    );
+}
+
+fn clients_story(dir: &str, group: &str, actions: &[&str]) {
+    let files = client_fixture(dir);
     assert_eq!(files.len(), 7, "{files:?}");
     let mut args: Vec<&str> = files.iter().map(String::as_str).collect();
-    args.extend(["--group", "orders-app", "--summary"]);
+    args.extend(["--group", group, "--summary"]);
     let (code, out, err) = import(&args);
     assert_eq!(code, 0, "{err}");
     let s: Value = serde_json::from_str(&out).unwrap();
@@ -317,12 +337,12 @@ fn a_broker_log_with_its_clients_logs_gives_each_members_time_without_partitions
     assert!(c["stop_the_world_windows"].as_u64().unwrap() >= 1, "{c}");
     // Each client's lines are `client` events naming the process and what it did.
     args.truncate(files.len());
-    args.extend(["--group", "orders-app"]);
+    args.extend(["--group", group]);
     let (_, trace, _) = import(&args);
     let trace = lines(&trace);
     let client: Vec<&Value> = trace.iter().filter(|l| l["event"] == "client").collect();
-    for action in ["member_id", "joined", "assigned", "revoked", "left"] {
-        assert!(client.iter().any(|l| l["action"] == action), "no {action}");
+    for action in actions {
+        assert!(client.iter().any(|l| l["action"] == *action), "no {action}");
     }
     assert!(client
         .iter()
@@ -339,10 +359,16 @@ fn a_broker_log_with_its_clients_logs_gives_each_members_time_without_partitions
 /// reports what the CLI prints.
 #[test]
 fn the_apps_reader_merges_the_clients_logs_as_the_cli_does() {
+    for (dir, group) in [(CLIENTS, "orders-app"), (JAVA, "orders-java")] {
+        apps_reader_on(dir, group);
+    }
+}
+
+fn apps_reader_on(dir: &str, group: &str) {
     use groupscope::logs::job::answer;
-    let files = client_fixture();
+    let files = client_fixture(dir);
     let mut args: Vec<&str> = files.iter().map(String::as_str).collect();
-    args.extend(["--group", "orders-app", "--summary"]);
+    args.extend(["--group", group, "--summary"]);
     let (_, want, _) = import(&args);
     let mut state = None;
     for f in &files {
@@ -352,8 +378,8 @@ fn the_apps_reader_merges_the_clients_logs_as_the_cli_does() {
             answer(&mut state, &format!("1 log-chunk\n{f}\n{piece}")).unwrap();
         }
     }
-    let reply = answer(&mut state, "2 log-end\norders-app").unwrap();
+    let reply = answer(&mut state, &format!("2 log-end\n{group}")).unwrap();
     let report: Value = serde_json::from_str(reply.strip_prefix("2 ok\n").unwrap()).unwrap();
     let want: Value = serde_json::from_str(&want).unwrap();
-    assert_eq!(report["summary"], want);
+    assert_eq!(report["summary"], want, "{dir}");
 }

@@ -20,8 +20,13 @@ pub enum ClientFact {
     /// `Group "g": updating member id "a" -> "b"`.
     MemberId { group: String, member_id: String },
     /// `JoinGroup response: GenerationId 2, …, my MemberId m, …: (no error)`
-    /// (the group is the client's).
-    Joined { generation: i32, member_id: String },
+    /// (librdkafka: the group is the client's), or the Java consumer's
+    /// `Successfully joined group with generation Generation{…}`.
+    Joined {
+        group: Option<String>,
+        generation: i32,
+        member_id: String,
+    },
     /// `Group "g": delegating assign of N partition(s) …`.
     Assigned { group: String, partitions: u32 },
     /// `Group "g": delegating revoke of N partition(s) …`.
@@ -83,6 +88,7 @@ pub fn fact(message: &str) -> Option<ClientFact> {
         let generation = r.split(',').next()?.trim().parse().ok()?;
         let member_id = r.split_once("my MemberId ")?.1.split(',').next()?.trim();
         return Some(ClientFact::Joined {
+            group: None,
             generation,
             member_id: member_id.to_string(),
         });
@@ -103,6 +109,46 @@ pub fn fact(message: &str) -> Option<ClientFact> {
         return Some(ClientFact::Left { group: group()? });
     }
     None
+}
+
+/// The Java consumer's `[Consumer clientId=C, groupId=G] …` INFO line
+/// (Kafka's ConsumerCoordinator and AbstractCoordinator, classic
+/// protocol): its client id and the fact, if it is one of those read.
+pub fn java(message: &str) -> Option<(&str, ClientFact)> {
+    // `[Consumer instanceId=a, clientId=c, groupId=g] …` (no instanceId for
+    // a dynamic member).
+    let (head, m) = message.strip_prefix("[Consumer ")?.split_once("] ")?;
+    let field = |k: &str| head.split(", ").find_map(|kv| kv.strip_prefix(k));
+    let (client, group) = (field("clientId=")?, field("groupId=")?.to_string());
+    let count = |list: &str| list.split(',').filter(|p| !p.trim().is_empty()).count() as u32;
+    let fact = if let Some(g) =
+        m.strip_prefix("Successfully joined group with generation Generation{generationId=")
+    {
+        let (generation, rest) = g.split_once(',')?;
+        let member_id = rest.split_once("memberId='")?.1.split_once('\'')?.0;
+        ClientFact::Joined {
+            group: Some(group),
+            generation: generation.parse().ok()?,
+            member_id: member_id.to_string(),
+        }
+    } else if let Some(list) = m.strip_prefix("Adding newly assigned partitions:") {
+        ClientFact::Assigned {
+            group,
+            partitions: count(list),
+        }
+    } else if let Some(list) = m.strip_prefix("Revoke previously assigned partitions") {
+        ClientFact::Revoked {
+            group,
+            partitions: count(list),
+        }
+    } else if m.contains(" sending LeaveGroup request to coordinator ")
+        || m == "Resetting generation and member id due to: consumer pro-actively leaving the group"
+    {
+        ClientFact::Left { group }
+    } else {
+        return None;
+    };
+    Some((client, fact))
 }
 
 /// One client (a process's consumer instance) as its lines tell it.
@@ -154,9 +200,13 @@ impl Clients {
                 ("member_id", Map::new())
             }
             ClientFact::Joined {
+                group,
                 generation,
                 member_id,
             } => {
+                if let Some(g) = group {
+                    c.group = Some(g.clone());
+                }
                 c.member_id = member_id.clone();
                 let mut l = Map::new();
                 l.insert("generation_id".into(), json!(generation));
@@ -312,6 +362,7 @@ mod tests {
         assert_eq!(
             fact(m),
             Some(ClientFact::Joined {
+                group: None,
                 generation: 2,
                 member_id: "a-1".into()
             })
@@ -337,6 +388,45 @@ mod tests {
         );
         assert_eq!(rdkafka_line("[2026-12-06 12:51:25,600] INFO x (a.B)"), None);
         assert_eq!(rdkafka_line("%x|1.2|A|b| c"), None);
+    }
+
+    #[test]
+    fn the_java_consumers_info_lines() {
+        let j = |m: &str| java(m).map(|(c, f)| (c.to_string(), f));
+        assert_eq!(
+            j("[Consumer instanceId=b, clientId=java, groupId=g] Successfully joined group with generation Generation{generationId=2, memberId='b-1', protocol='range'}"),
+            Some(("java".into(), ClientFact::Joined { group: Some("g".into()), generation: 2, member_id: "b-1".into() }))
+        );
+        assert_eq!(
+            j("[Consumer clientId=java, groupId=g] Adding newly assigned partitions: orders-1, orders-2"),
+            Some(("java".into(), ClientFact::Assigned { group: "g".into(), partitions: 2 }))
+        );
+        assert_eq!(
+            j("[Consumer clientId=java, groupId=g] Adding newly assigned partitions: "),
+            Some((
+                "java".into(),
+                ClientFact::Assigned {
+                    group: "g".into(),
+                    partitions: 0
+                }
+            ))
+        );
+        assert_eq!(
+            j("[Consumer instanceId=a, clientId=java, groupId=g] Revoke previously assigned partitions orders-0"),
+            Some(("java".into(), ClientFact::Revoked { group: "g".into(), partitions: 1 }))
+        );
+        assert_eq!(
+            j("[Consumer instanceId=a, clientId=java, groupId=g] Resetting generation and member id due to: consumer pro-actively leaving the group"),
+            Some(("java".into(), ClientFact::Left { group: "g".into() }))
+        );
+        assert_eq!(
+            j("[Consumer clientId=java, groupId=g] (Re-)joining group"),
+            None
+        );
+        assert_eq!(
+            j("[GroupCoordinator 1]: Preparing to rebalance group g"),
+            None
+        );
     }
 
     #[test]

@@ -122,9 +122,18 @@ class ConsumerProcess:
             ConsumerProcess.started += 1
             name = f"client-{instance or 'dynamic'}-{ConsumerProcess.started}.log"
             stderr = open(os.path.join(logs, name), "w")
+        command = [sys.executable, os.path.join(HERE, "consumer.py"), bootstrap, group,
+                   instance or "-", TOPIC, str(SESSION_MS), protocol]
+        if os.environ.get("GROUPSCOPE_CLIENT") == "java":
+            # The Java twin (tests/logs/java/), on the broker's own jars
+            # (GROUPSCOPE_KAFKA_LIBS: kafka-clients, slf4j, reload4j).
+            java = os.path.join(HERE, "..", "logs", "java")
+            command = ["java", "-cp", os.path.join(os.environ["GROUPSCOPE_KAFKA_LIBS"], "*"),
+                       "-Dlog4j.configuration=file:" + os.path.join(java, "client-log4j.properties"),
+                       os.path.join(java, "JavaConsumer.java"), bootstrap, group, instance or "-",
+                       TOPIC, str(SESSION_MS)]
         self.proc = subprocess.Popen(
-            [sys.executable, os.path.join(HERE, "consumer.py"), bootstrap, group,
-             instance or "-", TOPIC, str(SESSION_MS), protocol],
+            command,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, text=True,
         )
         self.events = []

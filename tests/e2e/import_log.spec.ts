@@ -6,7 +6,7 @@
 // members. A log without the group asked for is refused and the session
 // stays as it was.
 import { expect, test, type Page } from "@playwright/test";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { watchProblems } from "./problems";
 
 const SHOTS = "../../target/e2e";
@@ -117,6 +117,31 @@ test("a Kafka 4.4 log pasted with a consumer group named; a group it does not ha
   await expect(page.getByTestId("log-rebalance")).toHaveCount(7);
   await expect(page.getByTestId("member").first()).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/import-log-848.png`, fullPage: true });
+  expect(problems).toEqual([]);
+});
+
+test("a broker log picked with its clients' logs gives each member's time without partitions", async ({ page }) => {
+  const problems = watchProblems(page);
+  const dir = "../logs/fixtures/clients";
+  const files = readdirSync(dir).filter((f) => f.endsWith(".log")).sort().map((f) => `${dir}/${f}`);
+  expect(files.length).toBe(7);
+  await page.goto("/kip848/?import=log");
+  const dialog = page.getByRole("dialog", { name: "Import a broker log" });
+  await dialog.getByLabel("Group").fill("orders-app");
+  await dialog.getByLabel("Log files").setInputFiles(files);
+  const summary = page.getByTestId("log-summary");
+  await expect(summary).toHaveAttribute("data-group", "orders-app");
+  await expect(summary).toHaveAttribute("data-rebalances", "5");
+  await expect(summary).toContainText("7 files (client-a-1.log");
+  await expect(summary).toContainText("Stop the world (clients' logs)");
+  await expect(summary).toContainText("Longest member without partitions");
+  // The clients' own lines, merged by time with the broker's.
+  await page.getByText(/^The log's events \(\d+\), each beside its line$/).click();
+  const client = page.locator('[data-testid="log-event"][data-event="client"]');
+  expect(await client.count()).toBeGreaterThan(10);
+  await expect(client.first().locator(".log-original")).toContainText("|rdkafka#consumer-1|");
+  await expect(client.first().locator(".log-where")).toContainText("client-");
+  await page.screenshot({ path: `${SHOTS}/import-log-clients.png`, fullPage: true });
   expect(problems).toEqual([]);
 });
 

@@ -13,8 +13,10 @@ SESSION_MS is the broker's group.consumer.session.timeout.ms (default
 import json
 import os
 import shutil
+import glob
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 
@@ -40,11 +42,15 @@ def main():
     if with_consumer:
         runs.append(("consumer", f"story-848-{tag}"))
     wait = {"classic": 14, "consumer": session_ms / 1000 + 4}
+    # The classic story's consumers keep their own logs (librdkafka's
+    # debug=cgrp), read back beside the broker's.
+    clients = tempfile.mkdtemp(prefix="groupscope-clients-")
     procs = [
         (protocol, group, subprocess.Popen(
             [sys.executable, os.path.join(HERE, "story.py"), bootstrap, group, protocol,
              str(wait[protocol])],
-            stdout=subprocess.PIPE, text=True))
+            stdout=subprocess.PIPE, text=True,
+            env={**os.environ, "GROUPSCOPE_CLIENT_LOGS": clients} if protocol == "classic" else None))
         for protocol, group in runs
     ]
     failures = []
@@ -83,6 +89,8 @@ def main():
         for k, v in want.items():
             if s.get(k) != v:
                 failures.append(f"{group}: {k} expected {v}, got {s.get(k)}")
+        if protocol == "classic":
+            check_clients(groupscope, log, clients, group, s, failures)
         scenario = subprocess.run([groupscope, "import-log", log, "--group", group, "--as-scenario"],
                                   capture_output=True, text=True)
         if scenario.returncode != 0:
@@ -90,6 +98,31 @@ def main():
     if failures:
         print("\n".join(failures), file=sys.stderr)
         sys.exit(1)
+
+
+def check_clients(groupscope, log, clients, group, broker_only, failures):
+    """The broker's log with its clients' logs: the same story, plus each
+    member's time without partitions and the group's stop-the-world
+    windows, and the clients' own events."""
+    files = sorted(glob.glob(os.path.join(clients, "*.log")))
+    if len(files) < 6:
+        failures.append(f"{group}: expected the six consumers' logs, got {files}")
+        return
+    run = subprocess.run([groupscope, "import-log", log, *files, "--group", group, "--summary"],
+                         capture_output=True, text=True)
+    if run.returncode != 0:
+        failures.append(f"{group}: import-log with client logs failed: {run.stderr}")
+        return
+    s = json.loads(run.stdout)
+    print(f"classic {group} with its clients: {json.dumps(s.get('clients'))}")
+    for k in ("rebalances", "generations", "fenced", "instance_ids"):
+        if s.get(k) != broker_only.get(k):
+            failures.append(f"{group}: with client logs {k} is {s.get(k)}, without {broker_only.get(k)}")
+    c = s.get("clients") or {}
+    if not c.get("members") or c.get("stop_the_world_windows", 0) < 1:
+        failures.append(f"{group}: expected members' windows and a stop-the-world window, got {c}")
+    keep = os.path.join("target", "logs", f"clients-{group}")
+    shutil.copytree(clients, keep, dirs_exist_ok=True)
 
 
 if __name__ == "__main__":
