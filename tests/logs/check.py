@@ -65,13 +65,10 @@ def main():
     os.makedirs(keep, exist_ok=True)
     shutil.copy(log, os.path.join(keep, os.path.basename(os.path.dirname(log)) + f"-{tag}.log"))
     for protocol, group, _ in procs:
-        run = subprocess.run([groupscope, "import-log", log, "--group", group, "--summary"],
-                             capture_output=True, text=True)
-        if run.returncode != 0:
-            failures.append(f"{group}: import-log failed: {run.stderr}")
+        s = summary(groupscope, [log], group, failures)
+        if s is None:
             continue
-        s = json.loads(run.stdout)
-        print(f"{protocol} {group}: {run.stdout.strip()}")
+        print(f"{protocol} {group}: {json.dumps(s)}")
         want = {"protocol": protocol, "instance_ids": ["a", "b"]}
         if protocol == "classic":
             # Three joins; a's restart (none); c's leave and return; b's
@@ -100,6 +97,16 @@ def main():
         sys.exit(1)
 
 
+def summary(groupscope, files, group, failures):
+    """`import-log FILES --group GROUP --summary`, or None (the failure noted)."""
+    run = subprocess.run([groupscope, "import-log", *files, "--group", group, "--summary"],
+                         capture_output=True, text=True)
+    if run.returncode != 0:
+        failures.append(f"{group}: import-log {' '.join(files)} failed: {run.stderr}")
+        return None
+    return json.loads(run.stdout)
+
+
 def check_clients(groupscope, log, clients, group, broker_only, failures):
     """The broker's log with its clients' logs: the same story, plus each
     member's time without partitions and the group's stop-the-world
@@ -108,12 +115,9 @@ def check_clients(groupscope, log, clients, group, broker_only, failures):
     if len(files) < 6:
         failures.append(f"{group}: expected the six consumers' logs, got {files}")
         return
-    run = subprocess.run([groupscope, "import-log", log, *files, "--group", group, "--summary"],
-                         capture_output=True, text=True)
-    if run.returncode != 0:
-        failures.append(f"{group}: import-log with client logs failed: {run.stderr}")
+    s = summary(groupscope, [log, *files], group, failures)
+    if s is None:
         return
-    s = json.loads(run.stdout)
     print(f"classic {group} with its clients: {json.dumps(s.get('clients'))}")
     for k in ("rebalances", "generations", "fenced", "instance_ids"):
         if s.get(k) != broker_only.get(k):
