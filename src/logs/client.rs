@@ -151,6 +151,20 @@ pub fn java(message: &str) -> Option<(&str, ClientFact)> {
     Some((client, fact))
 }
 
+/// The client and the fact of a line of level `level`, logger `logger` and
+/// `message`, if it is a client's: librdkafka's (its own layout read as
+/// DEBUG, its client named in the logger's place) or the Java consumer's.
+pub fn of_line<'a>(
+    level: Option<&str>,
+    logger: Option<&'a str>,
+    message: &'a str,
+) -> Option<(&'a str, ClientFact)> {
+    match level {
+        Some("DEBUG") => logger.zip(fact(message)),
+        _ => java(message),
+    }
+}
+
 /// One client (a process's consumer instance) as its lines tell it.
 #[derive(Debug, Default)]
 struct Client {

@@ -86,8 +86,7 @@ impl Gather {
                 }
                 broker::created_partition(l.message).is_some()
                     || broker::fact(l.message).is_some()
-                    || client::fact(l.message).is_some()
-                    || client::java(l.message).is_some()
+                    || client::of_line(l.level, l.logger, l.message).is_some()
             }
             None => broker::setting(text).is_some(),
         };

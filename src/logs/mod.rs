@@ -123,11 +123,7 @@ impl Reader {
     /// A client's line (librdkafka `debug=cgrp`): its `client` event, or
     /// not understood.
     fn client_line(&mut self, source: &str, number: u64, line: &line::Line, first: i64) -> Taken {
-        let fact = match line.level {
-            // librdkafka's debug=cgrp, its client named in the logger's place
-            Some("DEBUG") => line.logger.zip(client::fact(line.message)),
-            _ => client::java(line.message),
-        };
+        let fact = client::of_line(line.level, line.logger, line.message);
         let at_ms = line.at_ms - first;
         let Some((group, mut e)) =
             fact.and_then(|(name, f)| self.clients.apply(source, name, at_ms, f))
