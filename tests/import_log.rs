@@ -282,7 +282,14 @@ fn a_broker_log_with_its_clients_logs_gives_each_members_time_without_partitions
     clients_story(
         CLIENTS,
         "orders-app",
-        &["member_id", "joined", "assigned", "revoked", "left"],
+        &[
+            "member_id",
+            "joined",
+            "assigned",
+            "fetching",
+            "revoked",
+            "left",
+        ],
     );
 }
 
@@ -291,7 +298,7 @@ fn a_broker_log_with_its_java_consumers_logs() {
     clients_story(
         JAVA,
         "orders-java",
-        &["joined", "assigned", "revoked", "left"],
+        &["joined", "assigned", "fetching", "revoked", "left"],
     );
 }
 
@@ -328,11 +335,20 @@ fn clients_story(dir: &str, group: &str, actions: &[&str]) {
     let members = c["members"].as_object().unwrap();
     assert!(members.keys().any(|m| m.starts_with("b-")), "{members:?}");
     assert!(members.keys().any(|m| m.starts_with("a-")), "{members:?}");
+    let without = |prefix: &str| {
+        members
+            .iter()
+            .filter(|(m, _)| m.starts_with(prefix))
+            .any(|(_, f)| f["windows"].as_u64().unwrap() >= 1)
+    };
+    assert!(without("a-") && without("b-"), "{members:?}");
+    // Every member assigned partitions started fetching them, a few ms
+    // later (librdkafka) or up to a tenth of a second (the Java consumer
+    // fetching its committed offsets).
     for f in members.values() {
-        assert!(
-            f["windows"].as_u64().unwrap() >= 1 && f["unavailable_ms"].as_i64().unwrap() >= 0,
-            "{f}"
-        );
+        let ms = f["to_first_fetch_ms"].as_i64().unwrap();
+        assert!((0..1000).contains(&ms), "{f}");
+        assert!(f["unavailable_ms"].as_i64().unwrap() >= 0, "{f}");
     }
     assert!(c["stop_the_world_windows"].as_u64().unwrap() >= 1, "{c}");
     // Each client's lines are `client` events naming the process and what it did.
@@ -350,6 +366,17 @@ fn clients_story(dir: &str, group: &str, actions: &[&str]) {
     assert!(client
         .iter()
         .any(|l| l["action"] == "joined" && l["generation_id"] == 4));
+    // Each assignment of partitions is followed by its first fetch, by the
+    // same process, before anything else it does.
+    for (i, l) in client.iter().enumerate() {
+        if l["action"] == "assigned" && l["partitions"].as_u64().unwrap() > 0 {
+            let next = client[i + 1..]
+                .iter()
+                .find(|n| n["consumer"] == l["consumer"])
+                .unwrap_or_else(|| panic!("nothing after {l}"));
+            assert_eq!(next["action"], "fetching", "after {l}");
+        }
+    }
     // The broker's and the clients' lines interleave by time.
     let at: Vec<i64> = trace.iter().map(|l| l["at_ms"].as_i64().unwrap()).collect();
     assert!(at.windows(2).all(|w| w[0] <= w[1]), "merged by time");
@@ -382,4 +409,30 @@ fn apps_reader_on(dir: &str, group: &str) {
     let report: Value = serde_json::from_str(reply.strip_prefix("2 ok\n").unwrap()).unwrap();
     let want: Value = serde_json::from_str(&want).unwrap();
     assert_eq!(report["summary"], want, "{dir}");
+    // The lines not understood it lists are the first of those the CLI's
+    // `--unknown` lists (which go in time order), in file order.
+    args.truncate(files.len());
+    args.push("--unknown");
+    let (_, listed, _) = import(&args);
+    let mut cli: Vec<(usize, u64, String, String)> = listed
+        .lines()
+        .map(|l| {
+            let (at, text) = l.split_once(": ").unwrap();
+            let (file, n) = at.rsplit_once(':').unwrap();
+            let i = files.iter().position(|f| f == file).unwrap();
+            (i, n.parse().unwrap(), at.to_string(), text.to_string())
+        })
+        .collect();
+    assert_eq!(cli.len() as u64, want["lines_unknown"].as_u64().unwrap());
+    cli.sort();
+    let app = report["unknown"].as_array().unwrap();
+    assert_eq!(app.len(), cli.len().min(500), "{dir}");
+    for (a, (_, _, at, text)) in app.iter().zip(&cli) {
+        assert_eq!(a["at"], *at);
+        let shown = a["text"].as_str().unwrap();
+        assert!(
+            text.starts_with(shown) && shown.len() >= text.len().min(397),
+            "{a} vs {text}"
+        );
+    }
 }

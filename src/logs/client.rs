@@ -33,6 +33,13 @@ pub enum ClientFact {
     Revoked { group: String, partitions: u32 },
     /// `Group "g": leave (in state up)`.
     Left { group: String },
+    /// The client starts fetching a partition it was given: librdkafka's
+    /// `Starting pending assigned partition orders [0] at offset …`, the
+    /// Java consumer's `Setting offset for partition orders-0 to the
+    /// committed offset …` or `Resetting offset for partition orders-0 to
+    /// position …`. Records can flow from here: the nearest a log comes to
+    /// the member's first processing after an assignment.
+    Fetching,
 }
 
 /// The librdkafka line's time (ms since the Unix epoch), its client's
@@ -108,7 +115,17 @@ pub fn fact(message: &str) -> Option<ClientFact> {
     if message.contains(": leave (in state ") {
         return Some(ClientFact::Left { group: group()? });
     }
+    if message.starts_with("Starting pending assigned partition ") {
+        return Some(ClientFact::Fetching);
+    }
     None
+}
+
+/// The Java consumer's line that a partition's fetch position is set
+/// (Kafka 3.9's ConsumerUtils logs it without the `[Consumer …]` prefix).
+fn java_fetching(m: &str) -> bool {
+    m.starts_with("Setting offset for partition ") && m.contains(" to the committed offset ")
+        || m.starts_with("Resetting offset for partition ") && m.contains(" to position ")
 }
 
 /// The Java consumer's `[Consumer clientId=C, groupId=G] …` INFO line
@@ -116,7 +133,10 @@ pub fn fact(message: &str) -> Option<ClientFact> {
 /// protocol): its client id and the fact, if it is one of those read.
 pub fn java(message: &str) -> Option<(&str, ClientFact)> {
     // `[Consumer instanceId=a, clientId=c, groupId=g] …` (no instanceId for
-    // a dynamic member).
+    // a dynamic member). A line without it is its file's client's.
+    if java_fetching(message) {
+        return Some(("", ClientFact::Fetching));
+    }
     let (head, m) = message.strip_prefix("[Consumer ")?.split_once("] ")?;
     let field = |k: &str| head.split(", ").find_map(|kv| kv.strip_prefix(k));
     let (client, group) = (field("clientId=")?, field("groupId=")?.to_string());
@@ -141,6 +161,8 @@ pub fn java(message: &str) -> Option<(&str, ClientFact)> {
             group,
             partitions: count(list),
         }
+    } else if java_fetching(m) {
+        ClientFact::Fetching
     } else if m.contains(" sending LeaveGroup request to coordinator ")
         || m == "Resetting generation and member id due to: consumer pro-actively leaving the group"
     {
@@ -173,6 +195,69 @@ struct Client {
     holding: u32,
     /// When it last gave up every partition while staying in the group.
     lost_at: Option<i64>,
+    /// When it was last given partitions it has not started fetching yet.
+    assigned_at: Option<i64>,
+}
+
+impl Client {
+    /// Takes `fact` in: its action and its event's fields; `None` for a
+    /// fetch that is not the first after an assignment.
+    fn take(
+        &mut self,
+        fact: &ClientFact,
+        at_ms: i64,
+    ) -> Option<(&'static str, Map<String, Value>)> {
+        let mut line = Map::new();
+        let action = match fact {
+            ClientFact::MemberId { group, member_id } => {
+                self.group = Some(group.clone());
+                self.member_id = member_id.clone();
+                "member_id"
+            }
+            ClientFact::Joined {
+                group,
+                generation,
+                member_id,
+            } => {
+                if let Some(g) = group {
+                    self.group = Some(g.clone());
+                }
+                self.member_id = member_id.clone();
+                line.insert("generation_id".into(), json!(generation));
+                "joined"
+            }
+            ClientFact::Assigned { group, partitions } => {
+                self.group = Some(group.clone());
+                self.holding = *partitions;
+                if *partitions > 0 {
+                    self.assigned_at = Some(at_ms);
+                }
+                line.insert("partitions".into(), json!(partitions));
+                "assigned"
+            }
+            ClientFact::Fetching => {
+                let from = self.assigned_at.take()?;
+                line.insert("after_ms".into(), json!(at_ms - from));
+                "fetching"
+            }
+            ClientFact::Revoked { group, partitions } => {
+                self.group = Some(group.clone());
+                self.holding = self.holding.saturating_sub(*partitions);
+                if self.holding == 0 {
+                    self.assigned_at = None;
+                }
+                line.insert("partitions".into(), json!(partitions));
+                "revoked"
+            }
+            ClientFact::Left { group } => {
+                self.group = Some(group.clone());
+                self.holding = 0;
+                self.assigned_at = None;
+                "left"
+            }
+        };
+        Some((action, line))
+    }
 }
 
 /// A member's figures from its client's log.
@@ -181,6 +266,9 @@ pub struct MemberFigures {
     /// Time without partitions between a revocation and the next assignment.
     pub unavailable_ms: i64,
     pub windows: u32,
+    /// The longest time from an assignment to fetching its first partition
+    /// (`None` until measured).
+    pub to_first_fetch_ms: Option<i64>,
 }
 
 /// Every client read so far, and the figures of each group.
@@ -196,53 +284,34 @@ pub struct Clients {
 }
 
 impl Clients {
-    /// Applies `fact` of client `name` in file `source` at `at_ms` (from the
-    /// log's start): the group it is of, and its `client` event line.
+    /// Applies `fact` of client `name` (empty: the one of file `source`) in
+    /// `source` at `at_ms` (from the log's start): the group it is of, if
+    /// known, and its `client` event line, if the fact makes one.
     pub fn apply(
         &mut self,
         source: &str,
         name: &str,
         at_ms: i64,
         fact: ClientFact,
-    ) -> Option<(String, Map<String, Value>)> {
+    ) -> Option<(String, Option<Map<String, Value>>)> {
+        // A line naming no client (the Java consumer's fetch position) is
+        // its file's client's.
+        let owned;
+        let name = if name.is_empty() {
+            owned = self.clients.keys().find(|(s, _)| s == source)?.1.clone();
+            owned.as_str()
+        } else {
+            name
+        };
         let key = (source.to_string(), name.to_string());
         let c = self.clients.entry(key).or_default();
-        let (action, mut line) = match &fact {
-            ClientFact::MemberId { group, member_id } => {
-                c.group = Some(group.clone());
-                c.member_id = member_id.clone();
-                ("member_id", Map::new())
-            }
-            ClientFact::Joined {
-                group,
-                generation,
-                member_id,
-            } => {
-                if let Some(g) = group {
-                    c.group = Some(g.clone());
-                }
-                c.member_id = member_id.clone();
-                let mut l = Map::new();
-                l.insert("generation_id".into(), json!(generation));
-                ("joined", l)
-            }
-            ClientFact::Assigned { group, partitions } => {
-                c.group = Some(group.clone());
-                c.holding = *partitions;
-                ("assigned", partitions_field(*partitions))
-            }
-            ClientFact::Revoked { group, partitions } => {
-                c.group = Some(group.clone());
-                c.holding = c.holding.saturating_sub(*partitions);
-                ("revoked", partitions_field(*partitions))
-            }
-            ClientFact::Left { group } => {
-                c.group = Some(group.clone());
-                c.holding = 0;
-                ("left", Map::new())
-            }
-        };
+        let taken = c.take(&fact, at_ms);
         let group = c.group.clone()?;
+        // A fetch that is not the first after an assignment is read, and
+        // says nothing more.
+        let Some((action, mut line)) = taken else {
+            return Some((group, None));
+        };
         let member = c.member_id.clone();
         // A member's own window: from losing its last partition to the
         // next assignment; leaving ends it uncounted.
@@ -256,6 +325,12 @@ impl Clients {
                     m.unavailable_ms += at_ms - from;
                     m.windows += 1;
                 }
+            }
+            ClientFact::Fetching => {
+                let after = line["after_ms"].as_i64().unwrap_or_default();
+                let f = self.members.entry(group.clone()).or_default();
+                let m = f.entry(member.clone()).or_default();
+                m.to_first_fetch_ms = Some(m.to_first_fetch_ms.unwrap_or(0).max(after));
             }
             _ => {}
         }
@@ -274,7 +349,7 @@ impl Clients {
         if !member.is_empty() {
             line.insert("member_id".into(), json!(member));
         }
-        Some((group, line))
+        Some((group, Some(line)))
     }
 
     /// The broker removed or fenced `member_id` of `group` at `at_ms`: its
@@ -285,6 +360,7 @@ impl Clients {
             if c.group.as_deref() == Some(group) && c.member_id == member_id {
                 c.holding = 0;
                 c.lost_at = None;
+                c.assigned_at = None;
                 found = true;
             }
         }
@@ -336,10 +412,11 @@ impl Clients {
             .into_iter()
             .flatten()
             .map(|(m, f)| {
-                (
-                    m.clone(),
-                    json!({"unavailable_ms": f.unavailable_ms, "windows": f.windows}),
-                )
+                let mut o = json!({"unavailable_ms": f.unavailable_ms, "windows": f.windows});
+                if let Some(ms) = f.to_first_fetch_ms {
+                    o["to_first_fetch_ms"] = json!(ms);
+                }
+                (m.clone(), o)
             })
             .collect();
         let (windows, ms) = self.stopped.get(group).copied().unwrap_or_default();
@@ -349,12 +426,6 @@ impl Clients {
             "stop_the_world_ms": ms,
         }))
     }
-}
-
-fn partitions_field(n: u32) -> Map<String, Value> {
-    let mut l = Map::new();
-    l.insert("partitions".into(), json!(n));
-    l
 }
 
 #[cfg(test)]
@@ -394,6 +465,8 @@ mod tests {
             fact("Group \"dbg\": updating member id \"a-1\" -> \"\""),
             None
         );
+        let (_, _, m) = rdkafka_line("%7|1796575451.860|SRVPEND|rdkafka#consumer-1| [thrd:main]: Starting pending assigned partition orders [0] at offset INVALID (leader epoch -1)").unwrap();
+        assert_eq!(fact(m), Some(ClientFact::Fetching));
         assert_eq!(
             fact("Group \"dbg\": leave (in state up)"),
             Some(ClientFact::Left {
@@ -433,6 +506,15 @@ mod tests {
             j("[Consumer instanceId=a, clientId=java, groupId=g] Resetting generation and member id due to: consumer pro-actively leaving the group"),
             Some(("java".into(), ClientFact::Left { group: "g".into() }))
         );
+        // Kafka 3.9 logs the committed offset's position with no prefix.
+        assert_eq!(
+            j("Setting offset for partition orders-0 to the committed offset FetchPosition{offset=0, offsetEpoch=Optional.empty}"),
+            Some(("".into(), ClientFact::Fetching))
+        );
+        assert_eq!(
+            j("[Consumer instanceId=a, clientId=java, groupId=g] Resetting offset for partition orders-0 to position FetchPosition{offset=0}."),
+            Some(("java".into(), ClientFact::Fetching))
+        );
         assert_eq!(
             j("[Consumer clientId=java, groupId=g] (Re-)joining group"),
             None
@@ -464,10 +546,16 @@ mod tests {
         c.apply("x", "a", 100, revoke(2));
         c.apply("x", "a", 150, assign(1));
         c.apply("y", "b", 160, assign(1));
+        // The first fetch after an assignment is an event, and a line of
+        // the file's client even with no client named; the next is not.
+        let first = c.apply("x", "", 175, ClientFact::Fetching).unwrap();
+        assert_eq!(first.1.unwrap()["after_ms"], 25);
+        assert_eq!(c.apply("x", "", 176, ClientFact::Fetching).unwrap().1, None);
+        assert_eq!(c.apply("z", "", 177, ClientFact::Fetching), None);
         let s = c.summary("g").unwrap();
         assert_eq!(
             s["members"]["a-1"],
-            json!({"unavailable_ms": 50, "windows": 1})
+            json!({"unavailable_ms": 50, "windows": 1, "to_first_fetch_ms": 25})
         );
         assert_eq!(s["stop_the_world_windows"], 1);
         assert_eq!(s["stop_the_world_ms"], 50);

@@ -14,6 +14,20 @@ use serde_json::{json, Map, Value};
 /// one), the file's index, its number and its text.
 type Kept = (i64, usize, u64, String);
 
+/// What the gathered lines say: the reader that read them, each group's
+/// trace lines, and the first lines not understood (`file:number`, text).
+pub struct Finished {
+    pub reader: Reader,
+    pub lines: Vec<(String, Value)>,
+    pub unknown: Vec<(String, String)>,
+}
+
+/// How many lines not understood a report lists (the first, in file
+/// order); `groupscope import-log --unknown` lists every one.
+pub const UNKNOWN_LISTED: usize = 500;
+/// How much of each such line it keeps, in bytes.
+const UNKNOWN_TEXT: usize = 400;
+
 /// The lines read so far, file by file.
 #[derive(Debug, Default)]
 pub struct Gather {
@@ -28,6 +42,8 @@ pub struct Gather {
     kept: Vec<Kept>,
     /// Non-empty lines not kept: they count as not understood.
     unknown: u64,
+    /// The first of the lines not understood: file index, number, text.
+    unknown_listed: Vec<(usize, u64, String)>,
     /// The earliest and the latest timestamp, with their text.
     first: Option<(i64, String)>,
     last: Option<(i64, String)>,
@@ -95,13 +111,22 @@ impl Gather {
                 .push((self.last_ms, source, self.number, text.to_string()));
         } else if !text.trim().is_empty() {
             self.unknown += 1;
+            self.list_unknown(source, self.number, text);
+        }
+    }
+
+    fn list_unknown(&mut self, source: usize, number: u64, text: &str) {
+        if self.unknown_listed.len() < UNKNOWN_LISTED {
+            self.unknown_listed.push((source, number, cut(text)));
         }
     }
 
     /// The kept lines merged by time, read into a reader; with each group's
     /// trace lines (events and group states), each event carrying its
     /// source line's text as `original`.
-    pub fn finish(mut self) -> (Reader, Vec<(String, Value)>) {
+    /// With them the first [`UNKNOWN_LISTED`] lines not understood
+    /// (`file:number` and text), in file order.
+    pub fn finish(mut self) -> Finished {
         self.end_file();
         let kept = merged(std::mem::take(&mut self.kept), self.sources.len());
         let mut reader = Reader {
@@ -110,26 +135,64 @@ impl Gather {
         };
         let label = self.sources.len() > 1;
         let mut lines = Vec::new();
+        let mut late = 0;
         for (_, source, number, text) in &kept {
             let name = if label {
                 self.sources[*source].as_str()
             } else {
                 ""
             };
-            if let Taken::Used(out) = reader.push(name, *number, text) {
-                for (group, mut line) in out {
-                    if let Some(e) = line.as_object_mut().filter(|e| e["type"] == "event") {
-                        e.insert("original".into(), json!(text));
+            match reader.push(name, *number, text) {
+                Taken::Used(out) => {
+                    for (group, mut line) in out {
+                        if let Some(e) = line.as_object_mut().filter(|e| e["type"] == "event") {
+                            e.insert("original".into(), json!(text));
+                        }
+                        lines.push((group, line));
                     }
-                    lines.push((group, line));
                 }
+                // Kept but not understood after all (a group's line with no
+                // group to put it in): listed too, the first of each kind
+                // making the first in file order.
+                Taken::Unknown if !text.trim().is_empty() && late < UNKNOWN_LISTED => {
+                    late += 1;
+                    self.unknown_listed.push((*source, *number, cut(text)));
+                }
+                Taken::Unknown => {}
             }
         }
         reader.lines_unknown += self.unknown;
         reader.from = self.first.map(|(_, s)| s);
         reader.to = self.last.map(|(_, s)| s);
-        (reader, lines)
+        let mut listed = std::mem::take(&mut self.unknown_listed);
+        listed.sort_by_key(|(source, number, _)| (*source, *number));
+        let listed = listed
+            .into_iter()
+            .take(UNKNOWN_LISTED)
+            .map(|(source, number, text)| {
+                let at = if label {
+                    format!("{}:{number}", self.sources[source])
+                } else {
+                    number.to_string()
+                };
+                (at, text)
+            })
+            .collect();
+        Finished {
+            reader,
+            lines,
+            unknown: listed,
+        }
     }
+}
+
+/// The start of a line not understood, as listed.
+fn cut(text: &str) -> String {
+    let mut end = text.len().min(UNKNOWN_TEXT);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text[..end].to_string()
 }
 
 /// `kept` (file after file, each in its own order) merged by time as the
@@ -156,7 +219,11 @@ fn merged(kept: Vec<Kept>, files: usize) -> Vec<Kept> {
 /// (`null` when the log has no group) with the log's time that is the
 /// scenario's 0 (`scenario_from_ms`).
 pub fn report(gather: Gather, group: Option<&str>) -> Value {
-    let (reader, lines) = gather.finish();
+    let Finished {
+        reader,
+        lines,
+        unknown,
+    } = gather.finish();
     let chosen = reader.chosen(group).map(str::to_string);
     let mut summary = reader.summary(chosen.as_deref());
     if let (Some(g), Some(s)) = (&chosen, summary.as_object_mut()) {
@@ -178,5 +245,10 @@ pub fn report(gather: Gather, group: Option<&str>) -> Value {
     out.insert("trace".into(), Value::Array(trace));
     out.insert("scenario".into(), scenario);
     out.insert("scenario_from_ms".into(), json!(base));
+    let unknown: Vec<Value> = unknown
+        .into_iter()
+        .map(|(at, text)| json!({"at": at, "text": text}))
+        .collect();
+    out.insert("unknown".into(), Value::Array(unknown));
     Value::Object(out)
 }

@@ -125,13 +125,16 @@ impl Reader {
     fn client_line(&mut self, source: &str, number: u64, line: &line::Line, first: i64) -> Taken {
         let fact = client::of_line(line.level, line.logger, line.message);
         let at_ms = line.at_ms - first;
-        let Some((group, mut e)) =
+        let Some((group, e)) =
             fact.and_then(|(name, f)| self.clients.apply(source, name, at_ms, f))
         else {
             self.lines_unknown += 1;
             return Taken::Unknown;
         };
         self.lines_used += 1;
+        let Some(mut e) = e else {
+            return Taken::Used(Vec::new());
+        };
         let who = e["consumer"].as_str().unwrap_or_default().to_string();
         let action = e["action"].as_str().unwrap_or_default().to_string();
         let member = e
@@ -144,6 +147,10 @@ impl Reader {
             ("revoked", Some(n), _) => format!("gives up {n} partition(s)"),
             ("joined", _, Some(g)) => format!("joins generation {g}"),
             ("left", _, _) => "leaves the group".to_string(),
+            ("fetching", _, _) => format!(
+                "starts fetching its new partitions, {} ms after their assignment",
+                e["after_ms"]
+            ),
             _ => "is given its member id".to_string(),
         };
         e.insert("at_ms".into(), json!(at_ms));

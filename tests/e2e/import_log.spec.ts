@@ -50,6 +50,15 @@ test("a Kafka 3.9 broker log, picked, plays as the group's story and replays wit
   const unknown = Number(await summary.getAttribute("data-lines-unknown"));
   expect(used).toBeGreaterThan(40);
   expect(used + unknown).toBe(total);
+  // … and the lines not understood can be listed, each with its number.
+  const notUnderstood = page.getByTestId("log-unknown");
+  await notUnderstood.getByText(`Lines not understood (${unknown})`).click();
+  const listed = notUnderstood.locator("li");
+  expect(await listed.count()).toBe(Math.min(unknown, 500));
+  const lines = readFileSync(LOG39, "utf8").split("\n");
+  const firstUnknown = await listed.first().locator(".log-where").textContent();
+  const n = Number(firstUnknown!.trim());
+  await expect(listed.first()).toContainText(lines[n - 1].slice(0, 60));
   await expect(summary).toContainText("kafka-3.9.1-classic.log");
   await expect(summary).toContainText("from 2026-12-06T12:51:19.912");
 
@@ -135,12 +144,15 @@ test("a broker log picked with its clients' logs gives each member's time withou
   await expect(summary).toContainText("7 files (client-a-1.log");
   await expect(summary).toContainText("Stop the world (clients' logs)");
   await expect(summary).toContainText("Longest member without partitions");
+  // When each member started fetching what it was given.
+  await expect(summary).toContainText("Longest wait from assignment to first fetch");
   // The clients' own lines, merged by time with the broker's.
   await page.getByText(/^The log's events \(\d+\), each beside its line$/).click();
   const client = page.locator('[data-testid="log-event"][data-event="client"]');
   expect(await client.count()).toBeGreaterThan(10);
   await expect(client.first().locator(".log-original")).toContainText("|rdkafka#consumer-1|");
   await expect(client.first().locator(".log-where")).toContainText("client-");
+  await expect(client.filter({ hasText: "starts fetching its new partitions" }).first()).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/import-log-clients.png`, fullPage: true });
   expect(problems).toEqual([]);
 });
@@ -152,6 +164,7 @@ test("text that is no broker log is refused, naming what was read", async ({ pag
   await dialog.getByLabel("Log lines").fill("hello\nworld\n");
   await dialog.getByRole("button", { name: "Import", exact: true }).click();
   await expect(dialog.getByRole("alert")).toContainText("no consumer group's coordinator lines were found (0 lines used, 2 not understood)");
+  await expect(dialog.getByRole("alert")).toContainText("The first line not understood, 1: hello");
   await dialog.getByRole("button", { name: "Cancel" }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByTestId("member").first()).toBeVisible();

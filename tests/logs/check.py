@@ -109,8 +109,8 @@ def summary(groupscope, files, group, failures):
 
 def check_clients(groupscope, log, clients, group, broker_only, failures):
     """The broker's log with its clients' logs: the same story, plus each
-    member's time without partitions and the group's stop-the-world
-    windows, and the clients' own events."""
+    member's time without partitions, its wait for its first fetch, the
+    group's stop-the-world windows, and the clients' own events."""
     files = sorted(glob.glob(os.path.join(clients, "*.log")))
     if len(files) < 6:
         failures.append(f"{group}: expected the six consumers' logs, got {files}")
@@ -125,6 +125,12 @@ def check_clients(groupscope, log, clients, group, broker_only, failures):
     c = s.get("clients") or {}
     if not c.get("members") or c.get("stop_the_world_windows", 0) < 1:
         failures.append(f"{group}: expected members' windows and a stop-the-world window, got {c}")
+    # Every member given partitions started fetching them: librdkafka's
+    # "Starting pending assigned partition" after each assignment.
+    slow = {m: f.get("to_first_fetch_ms") for m, f in (c.get("members") or {}).items()
+            if not isinstance(f.get("to_first_fetch_ms"), int) or not 0 <= f["to_first_fetch_ms"] < 10_000}
+    if slow:
+        failures.append(f"{group}: expected each member's first fetch within 10 s of its assignment, got {slow}")
     keep = os.path.join("target", "logs", f"clients-{group}")
     shutil.copytree(clients, keep, dirs_exist_ok=True)
 

@@ -56,6 +56,11 @@ pub struct ImportedLog {
     /// id, ms), and the stop-the-world windows (count, ms).
     pub member_unavailable: Vec<(String, u64)>,
     pub stop_the_world: Option<(u64, u64)>,
+    /// From clients' logs: each member's longest wait from an assignment
+    /// to fetching its first partition (member id, ms).
+    pub member_to_first_fetch: Vec<(String, u64)>,
+    /// The first lines not understood (`file:line`, text), in file order.
+    pub unknown: Vec<(String, String)>,
 }
 
 impl ImportedLog {
@@ -124,6 +129,18 @@ fn history(trace: &Value) -> (Vec<LogEvent>, Vec<(u64, String)>) {
     (events, states)
 }
 
+/// Each member's figure `key` from the clients' logs (member id, ms), for
+/// the members it was measured for.
+fn per_member(summary: &Value, key: &str) -> Vec<(String, u64)> {
+    summary["clients"]["members"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter(|(_, f)| f[key].is_number())
+        .map(|(m, f)| (m.clone(), ms(&f[key])))
+        .collect()
+}
+
 /// The log and its what-if scenario from the worker's report on `files`;
 /// or, naming what was missing, why it cannot be shown.
 pub fn read_report(
@@ -138,9 +155,19 @@ pub fn read_report(
         ms(&s["lines_used"]),
         ms(&s["lines_unknown"])
     );
+    let unknown: Vec<(String, String)> = r["unknown"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|u| (text(&u["at"]), text(&u["text"])))
+        .collect();
     if s["group"].is_null() {
+        let first = unknown.first().map_or(String::new(), |(at, line)| {
+            let line: String = line.chars().take(120).collect();
+            format!(" The first line not understood, {at}: {line}")
+        });
         return Err(format!(
-            "Import log: no consumer group's coordinator lines were found ({lines}). GroupScope reads a Kafka broker's server.log (3.9 or 4.x, INFO level)."
+            "Import log: no consumer group's coordinator lines were found ({lines}). GroupScope reads a Kafka broker's server.log (3.9 or 4.x, INFO level).{first}"
         ));
     }
     if s["missing"] == true {
@@ -175,12 +202,9 @@ pub fn read_report(
         events,
         states,
         scenario_from_ms: ms(&r["scenario_from_ms"]),
-        member_unavailable: s["clients"]["members"]
-            .as_object()
-            .into_iter()
-            .flatten()
-            .map(|(m, f)| (m.clone(), ms(&f["unavailable_ms"])))
-            .collect(),
+        member_unavailable: per_member(s, "unavailable_ms"),
+        member_to_first_fetch: per_member(s, "to_first_fetch_ms"),
+        unknown,
         stop_the_world: s["clients"].is_object().then(|| {
             let c = &s["clients"];
             (
@@ -334,6 +358,10 @@ mod tests {
             e.contains(
                 "no consumer group's coordinator lines were found (0 lines used, 2 not understood)"
             ),
+            "{e}"
+        );
+        assert!(
+            e.ends_with("The first line not understood, 1: hello"),
             "{e}"
         );
         let mut state = None;

@@ -75,6 +75,7 @@ pub fn LogPanel(props: &LogPanelProps) -> Html {
                         { for log.events.iter().map(|e| event_row(e, log.origin_ms(), &seek)) }
                     </ol>
                 </details>
+                { unknown_lines(log) }
             </div>
         </section>
     }
@@ -112,6 +113,9 @@ fn figures(log: &ImportedLog) -> Html {
             }
             if let Some((m, worst)) = log.member_unavailable.iter().max_by_key(|(_, ms)| *ms) {
                 { figure("Longest member without partitions", format!("{} s ({})", fixed(*worst as f64 / 1000.0, 3), crate::narrate::words::short_member_id(m))) }
+            }
+            if let Some((m, worst)) = log.member_to_first_fetch.iter().max_by_key(|(_, ms)| *ms) {
+                { figure("Longest wait from assignment to first fetch", format!("{} s ({})", fixed(*worst as f64 / 1000.0, 3), crate::narrate::words::short_member_id(m))) }
             }
             { figure("Fenced", list(&log.fenced)) }
         </dl>
@@ -194,6 +198,29 @@ fn what_if(props: &LogPanelProps) -> Html {
             <span>{ "What if: the views replay the log; compare it side by side with" }</span>
             { for buttons }
         </div>
+    }
+}
+
+/// The lines not understood, as many as the reader listed.
+fn unknown_lines(log: &ImportedLog) -> Html {
+    if log.lines_unknown == 0 {
+        return html! {};
+    }
+    let shown = log.unknown.len() as u64;
+    let more = if shown < log.lines_unknown {
+        format!(": the first {shown} (groupscope import-log --unknown lists them all)")
+    } else {
+        String::new()
+    };
+    html! {
+        <details class="log-events-box log-unknown-box" data-testid="log-unknown">
+            <summary>{ format!("Lines not understood ({}){more}", log.lines_unknown) }</summary>
+            <ol class="log-unknown" tabindex="0" aria-label="Lines not understood">
+                { for log.unknown.iter().map(|(at, text)| html! {
+                    <li><code class="log-original"><span class="log-where">{ format!("{at} ") }</span>{ text.clone() }</code></li>
+                }) }
+            </ol>
+        </details>
     }
 }
 
