@@ -382,11 +382,88 @@ fn clients_story(dir: &str, group: &str, actions: &[&str]) {
     assert!(at.windows(2).all(|w| w[0] <= w[1]), "merged by time");
 }
 
+/// A consumer group's story (KIP-848) on Kafka 4.4.0 with its librdkafka
+/// clients' `debug=cgrp` logs, as tests/logs/story.py made them.
+const CLIENTS_848: &str = "tests/logs/fixtures/clients-848";
+
+#[test]
+fn a_consumer_groups_clients_tell_their_epochs_and_incremental_assignments() {
+    let files = client_fixture(CLIENTS_848);
+    let args: Vec<&str> = files.iter().map(String::as_str).collect();
+    let (code, out, err) = import(&[&args[..], &["--summary"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let s: Value = serde_json::from_str(&out).unwrap();
+    // The broker's story is the one it tells alone.
+    let (_, alone, _) = import(&[&format!("{CLIENTS_848}/server.log"), "--summary"]);
+    let alone: Value = serde_json::from_str(&alone).unwrap();
+    for k in [
+        "protocol",
+        "rebalances",
+        "generations",
+        "instance_ids",
+        "fenced",
+    ] {
+        assert_eq!(s[k], alone[k], "{k}");
+    }
+    assert_eq!(s["protocol"], "consumer");
+    // Members keep what they hold while others move: no stop-the-world.
+    let c = &s["clients"];
+    assert_eq!(c["stop_the_world_windows"], 0, "{c}");
+    let members = c["members"].as_object().unwrap();
+    assert!(members.len() >= 4, "{members:?}");
+    for f in members.values() {
+        assert!(
+            (0..1000).contains(&f["to_first_fetch_ms"].as_i64().unwrap()),
+            "{f}"
+        );
+    }
+    let (_, trace, _) = import(&args);
+    let trace = lines(&trace);
+    let client: Vec<&Value> = trace.iter().filter(|l| l["event"] == "client").collect();
+    for action in [
+        "member_id",
+        "epoch",
+        "assigned",
+        "revoked",
+        "fetching",
+        "left",
+    ] {
+        assert!(client.iter().any(|l| l["action"] == action), "no {action}");
+    }
+    assert!(client
+        .iter()
+        .any(|l| l["action"] == "assigned" && l["incremental"] == true));
+    // Each member id a client names is one the broker knew, and each epoch
+    // a client is answered with is one the group had reached by then.
+    let known: Vec<&Value> = trace
+        .iter()
+        .filter(|l| l["event"] != "client")
+        .filter_map(|l| l.get("member_id"))
+        .collect();
+    let mut group_epoch = 0;
+    for l in &trace {
+        if l["event"] == "group_epoch_bumped" {
+            group_epoch = l["group_epoch"].as_i64().unwrap();
+        }
+        if l["event"] == "client" {
+            assert!(known.contains(&&l["member_id"]), "{l}");
+        }
+        if l["action"] == "epoch" {
+            let e = l["member_epoch"].as_i64().unwrap();
+            assert!(e <= group_epoch, "{l} after group epoch {group_epoch}");
+        }
+    }
+}
+
 /// The app's reader, given the same files one after the other in pieces,
 /// reports what the CLI prints.
 #[test]
 fn the_apps_reader_merges_the_clients_logs_as_the_cli_does() {
-    for (dir, group) in [(CLIENTS, "orders-app"), (JAVA, "orders-java")] {
+    for (dir, group) in [
+        (CLIENTS, "orders-app"),
+        (JAVA, "orders-java"),
+        (CLIENTS_848, "orders-848"),
+    ] {
         apps_reader_on(dir, group);
     }
 }

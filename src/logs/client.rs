@@ -27,10 +27,19 @@ pub enum ClientFact {
         generation: i32,
         member_id: String,
     },
-    /// `Group "g": delegating assign of N partition(s) …`.
-    Assigned { group: String, partitions: u32 },
-    /// `Group "g": delegating revoke of N partition(s) …`.
+    /// `Group "g": delegating assign of N partition(s) …`: the client now
+    /// holds N; `incremental` (`delegating incremental assign of N`, the
+    /// consumer protocol or a cooperative assignor): N more.
+    Assigned {
+        group: String,
+        partitions: u32,
+        incremental: bool,
+    },
+    /// `Group "g": delegating [incremental ]revoke of N partition(s) …`.
     Revoked { group: String, partitions: u32 },
+    /// The consumer protocol's `ConsumerGroupHeartbeat response received
+    /// for member id "m" with epoch E` (KIP-848): the member's epoch.
+    Epoch { member_id: String, epoch: i32 },
     /// `Group "g": leave (in state up)`.
     Left { group: String },
     /// The client starts fetching a partition it was given: librdkafka's
@@ -100,13 +109,17 @@ pub fn fact(message: &str) -> Option<ClientFact> {
             member_id: member_id.to_string(),
         });
     }
-    if message.contains(": delegating assign of ") {
+    let incremental = message.contains(": delegating incremental assign of ");
+    if incremental || message.contains(": delegating assign of ") {
         return Some(ClientFact::Assigned {
             group: group()?,
             partitions: number_before(message, " partition(s) to application")?,
+            incremental,
         });
     }
-    if message.contains(": delegating revoke of ") {
+    if message.contains(": delegating revoke of ")
+        || message.contains(": delegating incremental revoke of ")
+    {
         return Some(ClientFact::Revoked {
             group: group()?,
             partitions: number_before(message, " partition(s) to application")?,
@@ -117,6 +130,14 @@ pub fn fact(message: &str) -> Option<ClientFact> {
     }
     if message.starts_with("Starting pending assigned partition ") {
         return Some(ClientFact::Fetching);
+    }
+    if let Some(r) = message.strip_prefix("ConsumerGroupHeartbeat response received for member id ")
+    {
+        let (member_id, epoch) = r.split_once(" with epoch ")?;
+        return Some(ClientFact::Epoch {
+            member_id: member_id.trim_matches('"').to_string(),
+            epoch: epoch.trim().parse().ok()?,
+        });
     }
     None
 }
@@ -152,9 +173,12 @@ pub fn java(message: &str) -> Option<(&str, ClientFact)> {
             member_id: member_id.to_string(),
         }
     } else if let Some(list) = m.strip_prefix("Adding newly assigned partitions:") {
+        // Kafka's ConsumerCoordinator lists the partitions added to what
+        // the member owns (all of them after an eager revocation).
         ClientFact::Assigned {
             group,
             partitions: count(list),
+            incremental: true,
         }
     } else if let Some(list) = m.strip_prefix("Revoke previously assigned partitions") {
         ClientFact::Revoked {
@@ -197,6 +221,8 @@ struct Client {
     lost_at: Option<i64>,
     /// When it was last given partitions it has not started fetching yet.
     assigned_at: Option<i64>,
+    /// Its member epoch, under the consumer protocol.
+    epoch: Option<i32>,
 }
 
 impl Client {
@@ -226,14 +252,31 @@ impl Client {
                 line.insert("generation_id".into(), json!(generation));
                 "joined"
             }
-            ClientFact::Assigned { group, partitions } => {
+            ClientFact::Assigned {
+                group,
+                partitions,
+                incremental,
+            } => {
                 self.group = Some(group.clone());
-                self.holding = *partitions;
+                self.holding = partitions + if *incremental { self.holding } else { 0 };
                 if *partitions > 0 {
                     self.assigned_at = Some(at_ms);
                 }
                 line.insert("partitions".into(), json!(partitions));
+                if *incremental {
+                    line.insert("incremental".into(), json!(true));
+                }
                 "assigned"
+            }
+            ClientFact::Epoch { member_id, epoch } => {
+                // Each heartbeat's answer repeats it: a change is news.
+                if self.epoch == Some(*epoch) && self.member_id == *member_id {
+                    return None;
+                }
+                self.epoch = Some(*epoch);
+                self.member_id = member_id.clone();
+                line.insert("member_epoch".into(), json!(epoch));
+                "epoch"
             }
             ClientFact::Fetching => {
                 let from = self.assigned_at.take()?;
@@ -440,7 +483,31 @@ mod tests {
             fact(m),
             Some(ClientFact::Assigned {
                 group: "dbg".into(),
-                partitions: 3
+                partitions: 3,
+                incremental: false
+            })
+        );
+        // The consumer protocol's (KIP-848) and a cooperative assignor's.
+        assert_eq!(
+            fact("Group \"g\": delegating incremental assign of 1 partition(s) to application on queue rd_kafka_cgrp_new: sync group assign"),
+            Some(ClientFact::Assigned {
+                group: "g".into(),
+                partitions: 1,
+                incremental: true
+            })
+        );
+        assert_eq!(
+            fact("Group \"g\": delegating incremental revoke of 2 partition(s) to application on queue rd_kafka_consumer_close0: unsubscribe"),
+            Some(ClientFact::Revoked {
+                group: "g".into(),
+                partitions: 2
+            })
+        );
+        assert_eq!(
+            fact("ConsumerGroupHeartbeat response received for member id \"XWt/qKN4R3SV9kkzQZhgog\" with epoch 6"),
+            Some(ClientFact::Epoch {
+                member_id: "XWt/qKN4R3SV9kkzQZhgog".into(),
+                epoch: 6
             })
         );
         let (_, _, m) = rdkafka_line("%7|1796575395.798|JOINGROUP|rdkafka#consumer-2| [thrd:main]: JoinGroup response: GenerationId 2, Protocol range, LeaderId a-1 (me), my MemberId a-1, member metadata count 2: (no error)").unwrap();
@@ -486,7 +553,7 @@ mod tests {
         );
         assert_eq!(
             j("[Consumer clientId=java, groupId=g] Adding newly assigned partitions: orders-1, orders-2"),
-            Some(("java".into(), ClientFact::Assigned { group: "g".into(), partitions: 2 }))
+            Some(("java".into(), ClientFact::Assigned { group: "g".into(), partitions: 2, incremental: true }))
         );
         assert_eq!(
             j("[Consumer clientId=java, groupId=g] Adding newly assigned partitions: "),
@@ -494,7 +561,8 @@ mod tests {
                 "java".into(),
                 ClientFact::Assigned {
                     group: "g".into(),
-                    partitions: 0
+                    partitions: 0,
+                    incremental: true
                 }
             ))
         );
@@ -531,6 +599,7 @@ mod tests {
         let assign = |n| ClientFact::Assigned {
             group: "g".into(),
             partitions: n,
+            incremental: false,
         };
         let revoke = |n| ClientFact::Revoked {
             group: "g".into(),
@@ -552,6 +621,24 @@ mod tests {
         assert_eq!(first.1.unwrap()["after_ms"], 25);
         assert_eq!(c.apply("x", "", 176, ClientFact::Fetching).unwrap().1, None);
         assert_eq!(c.apply("z", "", 177, ClientFact::Fetching), None);
+        // An epoch is news when it changes; an incremental assignment adds.
+        let epoch = |e| ClientFact::Epoch {
+            member_id: "m".into(),
+            epoch: e,
+        };
+        c.apply("w", "k", 180, id("m"));
+        assert!(c.apply("w", "k", 181, epoch(3)).unwrap().1.is_some());
+        assert_eq!(c.apply("w", "k", 182, epoch(3)).unwrap().1, None);
+        assert!(c.apply("w", "k", 183, epoch(4)).unwrap().1.is_some());
+        let more = ClientFact::Assigned {
+            group: "g".into(),
+            partitions: 2,
+            incremental: true,
+        };
+        c.apply("w", "k", 184, more.clone());
+        c.apply("w", "k", 185, more);
+        c.apply("w", "k", 186, revoke(3));
+        assert_eq!(c.clients[&("w".to_string(), "k".to_string())].holding, 1);
         let s = c.summary("g").unwrap();
         assert_eq!(
             s["members"]["a-1"],

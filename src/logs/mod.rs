@@ -143,10 +143,14 @@ impl Reader {
             .map(|m| format!(" ({m})"))
             .unwrap_or_default();
         let what = match (action.as_str(), e.get("partitions"), e.get("generation_id")) {
+            ("assigned", Some(n), _) if e.contains_key("incremental") => {
+                format!("is given {n} more partition(s)")
+            }
             ("assigned", Some(n), _) => format!("is assigned {n} partition(s)"),
             ("revoked", Some(n), _) => format!("gives up {n} partition(s)"),
             ("joined", _, Some(g)) => format!("joins generation {g}"),
             ("left", _, _) => "leaves the group".to_string(),
+            ("epoch", _, _) => format!("is at member epoch {}", e["member_epoch"]),
             ("fetching", _, _) => format!(
                 "starts fetching its new partitions, {} ms after their assignment",
                 e["after_ms"]

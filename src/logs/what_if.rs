@@ -84,6 +84,10 @@ fn client_of(member_id: &str) -> &str {
     }
 }
 
+/// How long past a session after the last action the replay runs, so that
+/// a rebalance the last change starts completes.
+const PLAY_OUT_MS: u64 = 10_000;
+
 /// The scenario of `group`'s history, or `None` if the log has no line of it.
 pub fn scenario(reader: &Reader, group: &str) -> Option<Value> {
     scenario_at(reader, group).map(|(file, _)| file)
@@ -129,10 +133,11 @@ pub fn scenario_at(reader: &Reader, group: &str) -> Option<(Value, i64)> {
     let mut file = json!({
         "name": format!("{group}, from a broker log"),
         "description": format!(
-            "Group {group} as the broker's log tells it ({} to {}): its members started, restarted, closed and crashed at the times the log shows. Assumed where the log is silent: a static member replaced without a fencing restarted then; one whose old id was fenced had a second process beside it; a member whose session ran out crashed {} ms before. Replay it with static members, another session timeout or the other protocol.",
+            "Group {group} as the broker's log tells it ({} to {}): its members started, restarted, closed and crashed at the times the log shows. Assumed where the log is silent: a static member replaced without a fencing restarted then; one whose old id was fenced had a second process beside it; a member whose session ran out crashed {} ms before. The replay runs {} ms past the last of these, beyond the group's last line, so that its last change plays out. Replay it with static members, another session timeout or the other protocol.",
             reader.from.as_deref().unwrap_or("?"),
             reader.to.as_deref().unwrap_or("?"),
-            lost_after
+            lost_after,
+            lost_after + PLAY_OUT_MS
         ),
         "seed": 0,
         "config": config_of(group, consumer_protocol, group_session, &setting),
@@ -150,7 +155,7 @@ pub fn scenario_at(reader: &Reader, group: &str) -> Option<(Value, i64)> {
 /// the last.
 fn timed(actions: Vec<(i64, Value)>, lost_after: u64) -> Vec<Value> {
     let first = actions.first().map_or(0, |a| a.0);
-    let end = actions.last().map_or(0, |a| a.0) - first + lost_after as i64 + 10_000;
+    let end = actions.last().map_or(0, |a| a.0) - first + (lost_after + PLAY_OUT_MS) as i64;
     let mut out: Vec<Value> = actions
         .into_iter()
         .map(|(at, mut a)| {

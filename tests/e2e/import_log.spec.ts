@@ -157,6 +157,25 @@ test("a broker log picked with its clients' logs gives each member's time withou
   expect(problems).toEqual([]);
 });
 
+test("a consumer group's log with its clients' logs: their epochs, no stop-the-world, and a classic replay beside it", async ({ page }) => {
+  const problems = watchProblems(page);
+  const dir = "../logs/fixtures/clients-848";
+  const files = readdirSync(dir).filter((f) => f.endsWith(".log")).sort().map((f) => `${dir}/${f}`);
+  await page.goto("/kip848/?import=log");
+  const dialog = page.getByRole("dialog", { name: "Import a broker log" });
+  await dialog.getByLabel("Log files").setInputFiles(files);
+  const summary = page.getByTestId("log-summary");
+  await expect(summary).toHaveAttribute("data-group", "orders-848");
+  await expect(summary.locator(".log-figure", { hasText: "Stop the world (clients' logs)" })).toContainText("none");
+  await page.getByText(/^The log's events \(\d+\), each beside its line$/).click();
+  const epochs = page.locator('[data-testid="log-event"][data-event="client"]', { hasText: "is at member epoch" });
+  expect(await epochs.count()).toBeGreaterThan(3);
+  await expect(epochs.first().locator(".log-original")).toContainText("ConsumerGroupHeartbeat response received");
+  await button(page, "Replay with the classic protocol").click();
+  await expect(page.getByTestId("pane")).toHaveCount(2);
+  expect(problems).toEqual([]);
+});
+
 test("text that is no broker log is refused, naming what was read", async ({ page }) => {
   await page.goto("/kip848/?import=log");
   const dialog = page.getByRole("dialog", { name: "Import a broker log" });

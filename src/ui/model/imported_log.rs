@@ -52,6 +52,9 @@ pub struct ImportedLog {
     pub states: Vec<(u64, String)>,
     /// The log's time that is the what-if scenario's 0.
     pub scenario_from_ms: u64,
+    /// Where the replay ends, in the log's time: past the group's last
+    /// line, so that its last change plays out.
+    pub replay_end_ms: u64,
     /// From clients' logs: each member's time without partitions (member
     /// id, ms), and the stop-the-world windows (count, ms).
     pub member_unavailable: Vec<(String, u64)>,
@@ -202,6 +205,11 @@ pub fn read_report(
         events,
         states,
         scenario_from_ms: ms(&r["scenario_from_ms"]),
+        replay_end_ms: ms(&r["scenario_from_ms"])
+            + r["scenario"]["actions"]
+                .as_array()
+                .and_then(|a| a.last())
+                .map_or(0, |a| ms(&a["at_ms"])),
         member_unavailable: per_member(s, "unavailable_ms"),
         member_to_first_fetch: per_member(s, "to_first_fetch_ms"),
         unknown,
@@ -288,6 +296,14 @@ mod tests {
         );
         assert_eq!(log.states.first().map(|s| s.1.as_str()), Some("Empty"));
         assert_eq!(log.scenario_from_ms, log.events[0].at_ms);
+        // The replay runs on past the group's last line (a session and
+        // 10 s after the last member's change).
+        assert!(
+            log.replay_end_ms > log.span_ms(),
+            "{} {}",
+            log.replay_end_ms,
+            log.span_ms()
+        );
         let mut state = AppState::new(None);
         state.update(Msg::ImportLog(Box::new((log.clone(), file.clone()))));
         assert_eq!(state.scenario(), &file);

@@ -65,6 +65,10 @@ pub fn LogPanel(props: &LogPanelProps) -> Html {
                     if log.groups.len() > 1 {
                         { " Import again with another Group to see the others." }
                     }
+                    if log.replay_end_ms > log.span_ms() {
+                        { format!(" The replay runs {} past the group's last line, so that its last change plays out: what it shows there is the simulator's, not the log's.",
+                                  format_virtual_time(log.replay_end_ms - log.span_ms())) }
+                    }
                 </p>
                 { figures(log) }
                 { strip(log, props.now_ms, &seek) }
@@ -109,10 +113,10 @@ fn figures(log: &ImportedLog) -> Html {
             { figure("Static members", list(&log.instance_ids)) }
             // Only the clients' logs tell these.
             if let Some((n, stopped)) = log.stop_the_world {
-                { figure("Stop the world (clients' logs)", format!("{n} × {} s", fixed(stopped as f64 / 1000.0, 3))) }
+                { figure("Stop the world (clients' logs)", if n == 0 { "none".to_string() } else { format!("{n} × {} s", fixed(stopped as f64 / 1000.0, 3)) }) }
             }
             if let Some((m, worst)) = log.member_unavailable.iter().max_by_key(|(_, ms)| *ms) {
-                { figure("Longest member without partitions", format!("{} s ({})", fixed(*worst as f64 / 1000.0, 3), crate::narrate::words::short_member_id(m))) }
+                { figure("Longest member without partitions", if *worst == 0 { "none".to_string() } else { format!("{} s ({})", fixed(*worst as f64 / 1000.0, 3), crate::narrate::words::short_member_id(m)) }) }
             }
             if let Some((m, worst)) = log.member_to_first_fetch.iter().max_by_key(|(_, ms)| *ms) {
                 { figure("Longest wait from assignment to first fetch", format!("{} s ({})", fixed(*worst as f64 / 1000.0, 3), crate::narrate::words::short_member_id(m))) }
@@ -183,7 +187,13 @@ fn strip(log: &ImportedLog, now_ms: u64, seek: &Callback<u64>) -> Html {
 }
 
 fn what_if(props: &LogPanelProps) -> Html {
+    let consumer_group = props.log.protocol == "consumer";
     let buttons = WHAT_IF.into_iter().map(|(label, mode)| {
+        // Both protocols play side by side; name the one the log lacks.
+        let label = match mode {
+            CompareMode::ClassicVsConsumer if consumer_group => "Replay with the classic protocol",
+            _ => label,
+        };
         let (on_msg, comparing) = (props.on_msg.clone(), props.comparing);
         let onclick = Callback::from(move |_: MouseEvent| {
             on_msg.emit(Msg::SetCompareMode(mode));
