@@ -363,16 +363,14 @@ impl Clients {
             ClientFact::Left { .. } => c.lost_at = None,
             ClientFact::Assigned { partitions, .. } if *partitions > 0 => {
                 if let Some(from) = c.lost_at.take() {
-                    let f = self.members.entry(group.clone()).or_default();
-                    let m = f.entry(member.clone()).or_default();
+                    let m = self.figures_of(&group, &member);
                     m.unavailable_ms += at_ms - from;
                     m.windows += 1;
                 }
             }
             ClientFact::Fetching => {
                 let after = line["after_ms"].as_i64().unwrap_or_default();
-                let f = self.members.entry(group.clone()).or_default();
-                let m = f.entry(member.clone()).or_default();
+                let m = self.figures_of(&group, &member);
                 m.to_first_fetch_ms = Some(m.to_first_fetch_ms.unwrap_or(0).max(after));
             }
             _ => {}
@@ -393,6 +391,12 @@ impl Clients {
             line.insert("member_id".into(), json!(member));
         }
         Some((group, Some(line)))
+    }
+
+    /// The figures of `member` of `group`, new ones at zero.
+    fn figures_of(&mut self, group: &str, member: &str) -> &mut MemberFigures {
+        let f = self.members.entry(group.to_string()).or_default();
+        f.entry(member.to_string()).or_default()
     }
 
     /// The broker removed or fenced `member_id` of `group` at `at_ms`: its

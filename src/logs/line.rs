@@ -139,8 +139,6 @@ fn timestamp(line: &str, start: usize) -> Option<(i64, String, &str)> {
     Some((at_ms, stamp, &s[end..]))
 }
 
-/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's
-/// `days_from_civil`).
 /// `ms` since the Unix epoch as the stamps are written (UTC).
 fn stamp_of(ms: i64) -> String {
     let (days, in_day) = (ms.div_euclid(86_400_000), ms.rem_euclid(86_400_000));
@@ -163,6 +161,8 @@ fn stamp_of(ms: i64) -> String {
     format!("{y:04}-{m:02}-{d:02}T{h:02}:{mi:02}:{sec:02}.{milli:03}")
 }
 
+/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's
+/// `days_from_civil`).
 fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     let y = if m <= 2 { y - 1 } else { y };
     let era = y.div_euclid(400);

@@ -133,7 +133,7 @@ pub fn scenario_at(reader: &Reader, group: &str) -> Option<(Value, i64)> {
     let mut file = json!({
         "name": format!("{group}, from a broker log"),
         "description": format!(
-            "Group {group} as the broker's log tells it ({} to {}): its members started, restarted, closed and crashed at the times the log shows. Assumed where the log is silent: a static member replaced without a fencing restarted then; one whose old id was fenced had a second process beside it; a member whose session ran out crashed {} ms before. The replay runs {} ms past the last of these, beyond the group's last line, so that its last change plays out. Replay it with static members, another session timeout or the other protocol.",
+            "Group {group} as the broker's log tells it ({} to {}): its members started, restarted, closed and crashed at the times the log shows. Assumed where the log is silent: a static member replaced without a fencing restarted then; one whose old id was fenced had a second process beside it; a member whose session ran out crashed {} ms before. The replay runs {} ms past the last of these, so that its last change plays out (past the log's end if it ends sooner). Replay it with static members, another session timeout or the other protocol.",
             reader.from.as_deref().unwrap_or("?"),
             reader.to.as_deref().unwrap_or("?"),
             lost_after,

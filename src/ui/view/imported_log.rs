@@ -115,15 +115,29 @@ fn figures(log: &ImportedLog) -> Html {
             if let Some((n, stopped)) = log.stop_the_world {
                 { figure("Stop the world (clients' logs)", if n == 0 { "none".to_string() } else { format!("{n} × {} s", fixed(stopped as f64 / 1000.0, 3)) }) }
             }
-            if let Some((m, worst)) = log.member_unavailable.iter().max_by_key(|(_, ms)| *ms) {
-                { figure("Longest member without partitions", if *worst == 0 { "none".to_string() } else { format!("{} s ({})", fixed(*worst as f64 / 1000.0, 3), crate::narrate::words::short_member_id(m)) }) }
+            if let Some((m, worst)) = longest(&log.member_unavailable) {
+                { figure("Longest member without partitions", if *worst == 0 { "none".to_string() } else { member_seconds(m, *worst) }) }
             }
-            if let Some((m, worst)) = log.member_to_first_fetch.iter().max_by_key(|(_, ms)| *ms) {
-                { figure("Longest wait from assignment to first fetch", format!("{} s ({})", fixed(*worst as f64 / 1000.0, 3), crate::narrate::words::short_member_id(m))) }
+            if let Some((m, worst)) = longest(&log.member_to_first_fetch) {
+                { figure("Longest wait from assignment to first fetch", member_seconds(m, *worst)) }
             }
             { figure("Fenced", list(&log.fenced)) }
         </dl>
     }
+}
+
+/// The member with the longest of these times.
+fn longest(per_member: &[(String, u64)]) -> Option<&(String, u64)> {
+    per_member.iter().max_by_key(|(_, ms)| *ms)
+}
+
+/// `ms` in seconds, with the member it is of.
+fn member_seconds(member: &str, ms: u64) -> String {
+    format!(
+        "{} s ({})",
+        fixed(ms as f64 / 1000.0, 3),
+        crate::narrate::words::short_member_id(member)
+    )
 }
 
 /// A time as a share of the axis, in percent.
